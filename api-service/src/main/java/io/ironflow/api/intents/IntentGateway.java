@@ -1,0 +1,70 @@
+package io.ironflow.api.intents;
+
+import io.ironflow.api.errors.ApiError;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * The API's only way to change a node: publish an intent keyed by the node's uuid and wait for the conductor's
+ * result with the same intentId. A conductor that does not answer in time gets the client a 503; the intent
+ * stays on the topic and is applied when a conductor takes it, its result readable on ironflow.intent-results.
+ */
+@ApplicationScoped
+public class IntentGateway {
+
+    private final Map<String, CompletableFuture<IntentResult>> pending = new ConcurrentHashMap<>();
+    private final MutinyEmitter<NodeIntent> intents;
+    private final Duration timeout;
+
+    IntentGateway(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
+            @ConfigProperty(name = "ironflow.api.intent-timeout") Duration timeout) {
+        this.intents = intents;
+        this.timeout = timeout;
+    }
+
+    /** Sends {@code command} for the node and answers with the conductor's result. */
+    public Uni<IntentResult> submit(String nodeUuid, Object command, String requester) {
+        NodeIntent intent = NodeIntent.newBuilder()
+                .setIntentId(UUID.randomUUID().toString())
+                .setNodeUuid(nodeUuid)
+                .setRequester(requester)
+                .setRequestedAt(Instant.now())
+                .setCommand(command)
+                .build();
+        String intentId = intent.getIntentId();
+        CompletableFuture<IntentResult> answer = new CompletableFuture<>();
+        pending.put(intentId, answer); // before sending, so an early result is not missed
+        Message<NodeIntent> message = Message.of(intent)
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(nodeUuid).build());
+        return intents.sendMessage(message)
+                .onFailure().transform(e -> ApiError.unavailable("Cannot queue the request for node " + nodeUuid
+                        + ": the message broker did not accept it (" + e.getMessage() + ")."))
+                .flatMap(sent -> Uni.createFrom().completionStage(answer))
+                .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
+                        + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
+                        + " s. It stays queued and is applied when a conductor is available; please retry later."))
+                .eventually(() -> pending.remove(intentId));
+    }
+
+    @Incoming("intent-results")
+    public void onResult(IntentResult result) {
+        CompletableFuture<IntentResult> answer = pending.get(result.getIntentId());
+        if (answer != null) {
+            answer.complete(result);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.ironflow.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.schemas.Topic;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The API on real Kafka, registry and PostgreSQL with no conductor running: what it refuses by itself, and
+ * what happens to a write nobody answers. (The whole slice with a conductor is tested in deploy/stack.)
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class NodeWritesWithoutConductorTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
+    String registryUrl;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"driver\": ", "[]", "{\"name\": \"n1\"}", "{\"driver\": 7}",
+            "{\"driver\": \"fake-hardware\", \"driver_info\": \"x\"}", "{\"driver\": \"fake-hardware\", \"bogus\": 1}",
+            "{\"driver\": \"fake-hardware\", \"uuid\": \"not-a-uuid\"}"})
+    void malformedBodiesAre400InIronicsShape(String body) throws Exception {
+        Response response = given().contentType("application/json").body(body).post("/v1/nodes");
+        assertEquals(400, response.statusCode(), response.asString());
+        JsonNode fault = fault(response);
+        assertEquals("Client", fault.get("faultcode").asText());
+        assertTrue(fault.has("debuginfo"));
+        assertTrue(!fault.get("faultstring").asText().isBlank());
+    }
+
+    @Test
+    void aWriteNoConductorAnswersIs503AndTheIntentStaysQueued() throws Exception {
+        String uuid = UUID.randomUUID().toString();
+        Response response = given().contentType("application/json")
+                .body("{\"driver\": \"fake-hardware\", \"name\": \"queued\", \"uuid\": \"" + uuid + "\"}")
+                .post("/v1/nodes");
+        assertEquals(503, response.statusCode(), response.asString());
+        JsonNode fault = fault(response);
+        assertEquals("Server", fault.get("faultcode").asText());
+        assertTrue(fault.get("faultstring").asText().contains("stays queued"), fault.toString());
+
+        try (KafkaTestClient kafka = new KafkaTestClient(bootstrapServers, registryUrl)) {
+            List<ConsumerRecord<String, NodeIntent>> intents = kafka.read(Topic.NODE_INTENTS.topicName(),
+                    Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
+            NodeIntent intent = intents.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow().value();
+            CreateNode create = (CreateNode) intent.getCommand();
+            assertEquals("queued", create.getName());
+            assertEquals("fake-hardware", create.getDriver());
+            assertEquals("anonymous", intent.getRequester());
+        }
+    }
+
+    @Test
+    void unknownPathsAnswerInIronicsShape() throws Exception {
+        Response response = given().get("/v1/no-such-thing");
+        assertEquals(404, response.statusCode());
+        assertEquals("Client", fault(response).get("faultcode").asText());
+    }
+
+    @Test
+    void readinessCoversKafkaTheDatabaseAndTheResultsSubscription() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body(containsString("Kafka"))
+                .body(containsString("Reactive PostgreSQL"))
+                .body("checks.find { it.name == 'intent results subscription' }.status", equalTo("UP"));
+    }
+
+    private static JsonNode fault(Response response) throws Exception {
+        JsonNode body = JSON.readTree(response.asString());
+        return JSON.readTree(body.get("error_message").asText());
+    }
+}

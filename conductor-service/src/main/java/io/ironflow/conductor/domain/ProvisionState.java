@@ -1,0 +1,61 @@
+package io.ironflow.conductor.domain;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Ironic's provision states with their wire strings (ironic/common/states.py). */
+public enum ProvisionState {
+    ENROLL("enroll", true),
+    VERIFYING("verifying", false),
+    MANAGEABLE("manageable", true),
+    INSPECTING("inspecting", false),
+    INSPECT_WAIT("inspect wait", false),
+    INSPECT_FAILED("inspect failed", false),
+    CLEANING("cleaning", false),
+    CLEAN_WAIT("clean wait", false),
+    CLEAN_FAILED("clean failed", false),
+    AVAILABLE("available", true),
+    DEPLOYING("deploying", false),
+    DEPLOY_WAIT("wait call-back", false),
+    DEPLOY_FAILED("deploy failed", false),
+    ACTIVE("active", true),
+    DELETING("deleting", false),
+    ERROR("error", true),
+    RESCUING("rescuing", false),
+    RESCUE_WAIT("rescue wait", false),
+    RESCUE_FAILED("rescue failed", false),
+    RESCUE("rescue", true),
+    UNRESCUING("unrescuing", false),
+    UNRESCUE_FAILED("unrescue failed", false),
+    ADOPTING("adopting", false),
+    ADOPT_FAILED("adopt failed", false);
+
+    private static final Map<String, ProvisionState> BY_WIRE =
+            Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(s -> s.wire, Function.identity()));
+
+    private final String wire;
+    private final boolean stable;
+
+    ProvisionState(String wire, boolean stable) {
+        this.wire = wire;
+        this.stable = stable;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public boolean stable() {
+        return stable;
+    }
+
+    public static ProvisionState fromWire(String wire) {
+        ProvisionState state = BY_WIRE.get(wire);
+        if (state == null) {
+            throw new IllegalArgumentException("unknown provision state '" + wire + "'");
+        }
+        return state;
+    }
+}

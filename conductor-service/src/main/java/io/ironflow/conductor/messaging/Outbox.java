@@ -1,0 +1,65 @@
+package io.ironflow.conductor.messaging;
+
+import io.ironflow.conductor.persistence.OutboxEvent;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.schemas.Topic;
+import io.smallrye.mutiny.Uni;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificRecordBase;
+
+/**
+ * Writes records to publish into the outbox table, inside the caller's transaction. The payload is Avro's
+ * single-object encoding (the schema fingerprint and the binary value); the relay decodes it and publishes
+ * it through the registry-aware serializer.
+ */
+public final class Outbox {
+
+    /** How each topic's payload is read back; only these topics are published from the outbox. */
+    static final Map<String, Decoder> DECODERS = Map.of(
+            Topic.INTENT_RESULTS.topicName(), IntentResult::fromByteBuffer,
+            Topic.NODE_STATE.topicName(), NodeSnapshot::fromByteBuffer,
+            Topic.NODE_EVENTS.topicName(), NodeEvent::fromByteBuffer);
+
+    @FunctionalInterface
+    interface Decoder {
+        SpecificRecordBase decode(ByteBuffer buffer) throws IOException;
+    }
+
+    private Outbox() {
+    }
+
+    /** Adds {@code value} for {@code topic}, keyed by the node's uuid, to the current transaction. */
+    public static Uni<OutboxEvent> append(Topic topic, String nodeUuid, SpecificRecordBase value) {
+        if (!DECODERS.containsKey(topic.topicName())) {
+            throw new IllegalArgumentException("the outbox does not publish to " + topic);
+        }
+        OutboxEvent row = new OutboxEvent();
+        row.id = UUID.randomUUID();
+        row.aggregatetype = "node";
+        row.aggregateid = nodeUuid;
+        row.type = topic.topicName();
+        row.payload = encode(value);
+        row.createdAt = Instant.now();
+        return row.persist();
+    }
+
+    private static byte[] encode(SpecificRecordBase value) {
+        try {
+            ByteBuffer buffer = new BinaryMessageEncoder<SpecificRecordBase>(value.getSpecificData(), value.getSchema())
+                    .encode(value);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

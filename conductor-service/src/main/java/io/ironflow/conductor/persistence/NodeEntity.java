@@ -1,0 +1,102 @@
+package io.ironflow.conductor.persistence;
+
+import io.ironflow.conductor.domain.NewNode;
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+/** One row of the node table; Flyway's V1 migration defines the columns. */
+@Entity
+@Table(name = "nodes")
+public class NodeEntity extends PanacheEntityBase {
+
+    @Id
+    public UUID uuid;
+    public String name;
+    public String driver;
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "driver_info")
+    public Map<String, Object> driverInfo = new HashMap<>();
+    @JdbcTypeCode(SqlTypes.JSON)
+    public Map<String, Object> properties = new HashMap<>();
+    @JdbcTypeCode(SqlTypes.JSON)
+    public Map<String, Object> extra = new HashMap<>();
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "instance_info")
+    public Map<String, Object> instanceInfo = new HashMap<>();
+    @Column(name = "instance_uuid")
+    public UUID instanceUuid;
+    @Column(name = "resource_class")
+    public String resourceClass;
+    public String owner;
+    public String lessee;
+    public String description;
+    @Column(name = "automated_clean")
+    public Boolean automatedClean;
+    @Column(name = "conductor_group")
+    public String conductorGroup = "";
+    @Column(name = "provision_state")
+    public String provisionState;
+    @Column(name = "target_provision_state")
+    public String targetProvisionState;
+    @Column(name = "power_state")
+    public String powerState;
+    @Column(name = "target_power_state")
+    public String targetPowerState;
+    public boolean maintenance;
+    @Column(name = "maintenance_reason")
+    public String maintenanceReason;
+    public boolean retired;
+    @Column(name = "retired_reason")
+    public String retiredReason;
+    @Column(name = "last_error")
+    public String lastError;
+    public String reservation;
+    public String conductor;
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "clean_step")
+    public Map<String, Object> cleanStep;
+    public long revision;
+    @Column(name = "created_at")
+    public Instant createdAt;
+    @Column(name = "updated_at")
+    public Instant updatedAt;
+    @Column(name = "provision_updated_at")
+    public Instant provisionUpdatedAt;
+
+    public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
+        NodeEntity entity = new NodeEntity();
+        entity.uuid = node.uuid();
+        entity.name = node.name();
+        entity.driver = node.driver();
+        entity.driverInfo = new HashMap<>(node.driverInfo());
+        entity.properties = new HashMap<>(node.properties());
+        entity.extra = new HashMap<>(node.extra());
+        entity.instanceInfo = new HashMap<>(node.instanceInfo());
+        entity.resourceClass = node.resourceClass();
+        entity.owner = node.owner();
+        entity.lessee = node.lessee();
+        entity.description = node.description();
+        entity.automatedClean = node.automatedClean();
+        entity.conductorGroup = node.conductorGroup();
+        entity.provisionState = NewNode.INITIAL_STATE.wire();
+        entity.conductor = conductor;
+        entity.revision = 1;
+        entity.createdAt = now;
+        entity.provisionUpdatedAt = now;
+        return entity;
+    }
+
+    public static Uni<Boolean> nameTaken(String name) {
+        return name == null ? Uni.createFrom().item(false) : count("name", name).map(n -> n > 0);
+    }
+}

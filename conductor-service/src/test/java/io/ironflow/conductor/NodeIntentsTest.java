@@ -1,0 +1,200 @@
+package io.ironflow.conductor;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.schemas.Topic;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conductor driven only through Kafka, as any system other than the API would drive it: a plain producer
+ * sends intents with the schemas jar's types, a plain consumer reads the answers. Real broker, registry and
+ * PostgreSQL.
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class NodeIntentsTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
+    String registryUrl;
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String jdbcUrl;
+
+    KafkaTestClient kafka;
+
+    @BeforeEach
+    void connect() {
+        kafka = new KafkaTestClient(bootstrapServers, registryUrl);
+    }
+
+    @AfterEach
+    void disconnect() {
+        kafka.close();
+    }
+
+    @Test
+    void createNodeIsPersistedAndAnnouncedInOneStep() throws SQLException {
+        String uuid = UUID.randomUUID().toString();
+        NodeIntent intent = create(uuid, "n-" + uuid.substring(0, 8), "fake-hardware",
+                "{\"ipmi_address\": \"10.0.0.1\", \"ipmi_password\": \"s3cret\"}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
+
+        IntentResult result = awaitResult(intent.getIntentId());
+        assertTrue(result.getAccepted());
+        assertEquals(201, result.getCode());
+        NodeSnapshot node = result.getNode();
+        assertEquals(uuid, node.getUuid());
+        assertEquals("enroll", node.getProvisionState());
+        assertNull(node.getTargetProvisionState());
+        assertNull(node.getPowerState());
+        assertFalse(node.getMaintenance());
+        assertEquals("{\"ipmi_address\":\"10.0.0.1\",\"ipmi_password\":\"******\"}", node.getDriverInfo());
+
+        assertEquals("enroll", queryOne("SELECT provision_state FROM nodes WHERE uuid = '" + uuid + "'"));
+        assertEquals("s3cret", queryOne("SELECT driver_info->>'ipmi_password' FROM nodes WHERE uuid = '" + uuid + "'"));
+        await().atMost(WAIT).untilAsserted(() ->
+                assertEquals("0", queryOne("SELECT count(*) FROM outbox"), "the relay publishes and empties the outbox"));
+
+        List<ConsumerRecord<String, NodeSnapshot>> states = kafka.read(Topic.NODE_STATE.topicName(), WAIT,
+                records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
+        ConsumerRecord<String, NodeSnapshot> state = states.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow();
+        assertEquals("enroll", state.value().getProvisionState());
+        assertNotNull(state.headers().lastHeader("ce_id"), "published as a binary-mode CloudEvent");
+
+        List<ConsumerRecord<String, NodeEvent>> events = kafka.read(Topic.NODE_EVENTS.topicName(), WAIT,
+                records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
+        NodeEvent event = events.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow().value();
+        assertNull(event.getFromState());
+        assertEquals("create", event.getEvent());
+        assertEquals("enroll", event.getToState());
+        assertEquals(intent.getIntentId(), event.getIntentId());
+    }
+
+    @Test
+    void aRedeliveredIntentIsAnsweredAgainAndAppliedOnce() throws SQLException {
+        String uuid = UUID.randomUUID().toString();
+        NodeIntent intent = create(uuid, null, "fake-hardware", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
+
+        List<ConsumerRecord<String, IntentResult>> results = kafka.read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                records -> records.stream().filter(r -> r.value().getIntentId().equals(intent.getIntentId())).count() == 2);
+        List<IntentResult> answers = results.stream().map(ConsumerRecord::value)
+                .filter(r -> r.getIntentId().equals(intent.getIntentId())).toList();
+        assertEquals(2, answers.size());
+        assertEquals(201, answers.get(0).getCode());
+        assertEquals(201, answers.get(1).getCode(), "the same answer, not 409 for a node that now exists");
+        assertEquals("1", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + uuid + "'"));
+        assertEquals("1", queryOne("SELECT count(*) FROM processed_intents WHERE intent_id = '" + intent.getIntentId() + "'"));
+        long creations = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), Duration.ofSeconds(3), r -> false).stream()
+                .filter(r -> r.key().equals(uuid)).count();
+        assertEquals(1, creations, "no transition applied twice");
+    }
+
+    @Test
+    void badCommandsAreRefusedAndChangeNothing() throws SQLException {
+        String uuid = UUID.randomUUID().toString();
+        NodeIntent unknownDriver = create(uuid, null, "no-such-driver", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, unknownDriver);
+        IntentResult refused = awaitResult(unknownDriver.getIntentId());
+        assertFalse(refused.getAccepted());
+        assertEquals(400, refused.getCode());
+        assertTrue(refused.getErrorMessage().contains("no-such-driver"), refused.getErrorMessage());
+        assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + uuid + "'"));
+
+        String name = "taken-" + uuid.substring(0, 8);
+        String first = UUID.randomUUID().toString();
+        kafka.send(Topic.NODE_INTENTS.topicName(), first, create(first, name, "fake-hardware", "{}"));
+        String second = UUID.randomUUID().toString();
+        NodeIntent duplicate = create(second, name, "fake-hardware", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), second, duplicate);
+        IntentResult conflict = awaitResult(duplicate.getIntentId());
+        assertEquals(409, conflict.getCode());
+        assertEquals("A node with name " + name + " already exists.", conflict.getErrorMessage());
+        assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + second + "'"));
+
+        NodeIntent badName = create(UUID.randomUUID().toString(), "no spaces", "fake-hardware", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), badName.getNodeUuid(), badName);
+        assertEquals(400, awaitResult(badName.getIntentId()).getCode());
+
+        NodeIntent badDict = create(UUID.randomUUID().toString(), null, "fake-hardware", "[1, 2]");
+        kafka.send(Topic.NODE_INTENTS.topicName(), badDict.getNodeUuid(), badDict);
+        assertEquals(400, awaitResult(badDict.getIntentId()).getCode());
+    }
+
+    @Test
+    void aPoisonRecordIsDeadLetteredAndTheConsumerGoesOn() {
+        String poisonKey = UUID.randomUUID().toString();
+        kafka.sendRaw(Topic.NODE_INTENTS.topicName(), poisonKey, "not avro".getBytes(StandardCharsets.UTF_8));
+        List<ConsumerRecord<String, byte[]>> dead = kafka.readRaw(Topic.NODE_INTENTS_DLQ.topicName(), WAIT,
+                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key())));
+        ConsumerRecord<String, byte[]> letter = dead.stream().filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        assertNotNull(letter.headers().lastHeader("dead-letter-reason"));
+
+        String uuid = UUID.randomUUID().toString();
+        NodeIntent after = create(uuid, null, "fake-hardware", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, after);
+        assertEquals(201, awaitResult(after.getIntentId()).getCode());
+    }
+
+    @Test
+    void readinessCoversKafkaAndTheDatabase() {
+        String body = RestAssured.get("/q/health/ready").then().statusCode(200).extract().asString();
+        assertTrue(body.contains("Kafka"), body);
+        assertTrue(body.contains("Reactive PostgreSQL"), body);
+    }
+
+    private IntentResult awaitResult(String intentId) {
+        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                        records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intentId)))
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intentId))
+                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intentId));
+    }
+
+    private static NodeIntent create(String uuid, String name, String driver, String driverInfo) {
+        return NodeIntent.newBuilder()
+                .setIntentId(UUID.randomUUID().toString())
+                .setNodeUuid(uuid)
+                .setRequester("test")
+                .setRequestedAt(Instant.now())
+                .setCommand(CreateNode.newBuilder().setName(name).setDriver(driver).setDriverInfo(driverInfo).build())
+                .build();
+    }
+
+    private String queryOne(String sql) throws SQLException {
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
+                var rs = connection.createStatement().executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.ironflow.deploy.infra;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** A Java program run as a child process with its output in a log file, ready once an HTTP URL answers 200. */
+public final class ChildJvm implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private ChildJvm(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts {@code java [jvmOptions] -Dk=v... -jar jar}; stdout and stderr go to {@code log}. */
+    public static ChildJvm start(String name, Path jar, List<String> jvmOptions, Map<String, String> systemProperties,
+            Path log) throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException(name + ": " + jar + " does not exist; build it first (./mvnw -DskipTests install)");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        systemProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(jar.toAbsolutePath().toString());
+        Files.createDirectories(log.getParent());
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        return new ChildJvm(name, process, log);
+    }
+
+    /** Polls {@code url} until it answers 200; fails early if the process dies. */
+    public ChildJvm awaitReady(URI url, Duration timeout) throws IOException {
+        Instant deadline = Instant.now().plus(timeout);
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).GET().build();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IOException(name + " exited with code " + process.exitValue() + " before it was ready; see " + log);
+            }
+            try {
+                if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return this;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IOException(name + " was not ready at " + url + " within " + timeout.toSeconds() + " s; see " + log);
+            }
+            sleep(250);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** Asks the process to stop (SIGTERM, which Quarkus handles gracefully) and kills it if it lingers. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

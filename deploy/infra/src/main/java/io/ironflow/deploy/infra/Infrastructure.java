@@ -1,0 +1,99 @@
+package io.ironflow.deploy.infra;
+
+import io.ironflow.schemas.Topic;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Kafka, PostgreSQL and the schema registry, started together under one data directory.
+ * The local stack and every module's tests use this one class, so they run on the same infrastructure.
+ */
+public final class Infrastructure implements AutoCloseable {
+
+    /** Where and on which ports to run; {@code registryJar} is the registry module's runnable jar. */
+    public record Settings(Path dataDir, int kafkaPort, int kafkaControllerPort, int postgresPort, int registryPort,
+            Path registryJar) {
+
+        /** The local stack's ports from DESIGN.md. */
+        public static Settings defaults(Path dataDir, Path registryJar) {
+            return new Settings(dataDir, 9092, 9093, 15432, 18081, registryJar);
+        }
+
+        /** Free ports, for tests that must not collide with a running stack or with each other. */
+        public static Settings freePorts(Path dataDir, Path registryJar) throws IOException {
+            int[] ports = Ports.free(4);
+            return new Settings(dataDir, ports[0], ports[1], ports[2], ports[3], registryJar);
+        }
+    }
+
+    private final KafkaBroker kafka;
+    private final EmbeddedPostgresServer postgres;
+    private final SchemaRegistry registry;
+
+    private Infrastructure(KafkaBroker kafka, EmbeddedPostgresServer postgres, SchemaRegistry registry) {
+        this.kafka = kafka;
+        this.postgres = postgres;
+        this.registry = registry;
+    }
+
+    public static Infrastructure start(Settings settings) throws IOException {
+        // The registry is a separate JVM: let it boot while Kafka and PostgreSQL start in this one.
+        SchemaRegistry registry = SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort());
+        KafkaBroker kafka = null;
+        EmbeddedPostgresServer postgres = null;
+        try {
+            postgres = EmbeddedPostgresServer.start(settings.dataDir(), settings.postgresPort());
+            kafka = KafkaBroker.start(settings.dataDir(), settings.kafkaPort(), settings.kafkaControllerPort());
+            kafka.createTopics(Topic.all());
+            registry.awaitReady();
+            return new Infrastructure(kafka, postgres, registry);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(registry);
+            closeQuietly(kafka);
+            closeQuietly(postgres);
+            throw e;
+        }
+    }
+
+    /** The runtime configuration every Ironflow service needs to reach this infrastructure. */
+    public Map<String, String> serviceConfig() {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        config.put("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", registry.apiUrl());
+        config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
+        config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
+        return config;
+    }
+
+    public KafkaBroker kafka() {
+        return kafka;
+    }
+
+    public EmbeddedPostgresServer postgres() {
+        return postgres;
+    }
+
+    public SchemaRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(registry);
+        closeQuietly(kafka);
+        closeQuietly(postgres);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            System.err.println("while stopping " + closeable.getClass().getSimpleName() + ": " + e);
+        }
+    }
+}

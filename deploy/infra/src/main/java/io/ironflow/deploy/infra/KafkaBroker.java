@@ -1,0 +1,141 @@
+package io.ironflow.deploy.infra;
+
+import io.ironflow.schemas.Topic;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A single-node Kafka broker in KRaft mode (combined broker and controller) running inside this JVM.
+ * Its log directory survives a restart, so a stopped stack keeps its topics and records.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+
+    private KafkaBroker(KafkaRaftServer server, String bootstrapServers) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public static KafkaBroker start(Path dataDir, int port, int controllerPort) throws IOException {
+        Path logDir = dataDir.resolve("kafka");
+        Files.createDirectories(logDir);
+        Properties props = new Properties();
+        props.putAll(Map.ofEntries(
+                Map.entry("process.roles", "broker,controller"),
+                Map.entry("node.id", "1"),
+                Map.entry("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort),
+                Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort),
+                Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port),
+                Map.entry("controller.listener.names", "CONTROLLER"),
+                Map.entry("inter.broker.listener.name", "PLAINTEXT"),
+                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                Map.entry("log.dirs", logDir.toAbsolutePath().toString()),
+                // One broker: every internal topic has one replica.
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "6"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // Topics are created explicitly with their partition counts; a typo must not create a new one.
+                Map.entry("auto.create.topics.enable", "false"),
+                Map.entry("log.cleaner.backoff.ms", "1000")));
+        formatStorage(logDir, props);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        server.startup();
+        KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port);
+        broker.awaitReady(Duration.ofSeconds(60));
+        return broker;
+    }
+
+    /** KRaft needs formatted storage; a directory formatted by an earlier run is kept as it is. */
+    private static void formatStorage(Path logDir, Properties props) throws IOException {
+        Path config = logDir.resolve("server.properties");
+        try (Writer out = Files.newBufferedWriter(config)) {
+            props.store(out, "written by Ironflow's KafkaBroker");
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(),
+                "-c", config.toString(), "--standalone", "--ignore-formatted"},
+                new PrintStream(output, true, StandardCharsets.UTF_8));
+        if (rc != 0) {
+            throw new IOException("formatting Kafka storage failed: " + output.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private void awaitReady(Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        try (Admin admin = admin()) {
+            while (true) {
+                try {
+                    admin.describeCluster().nodes().get();
+                    return;
+                } catch (ExecutionException e) {
+                    if (Instant.now().isAfter(deadline)) {
+                        throw new IllegalStateException("Kafka did not become ready on " + bootstrapServers, e);
+                    }
+                    Thread.sleep(200);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Creates every topic Ironflow uses with its partition count and configs; existing ones are left alone. */
+    public void createTopics(List<Topic> topics) {
+        try (Admin admin = admin()) {
+            for (Topic topic : topics) {
+                NewTopic newTopic = new NewTopic(topic.topicName(), topic.partitions(), (short) 1).configs(topic.configs());
+                try {
+                    admin.createTopics(List.of(newTopic)).all().get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + topic.topicName(), e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+}

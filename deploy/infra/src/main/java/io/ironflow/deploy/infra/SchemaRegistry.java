@@ -1,0 +1,97 @@
+package io.ironflow.deploy.infra;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Apicurio Registry 2.4 (the {@code deploy/schema-registry} module) as a child JVM, its storage kept under the data
+ * directory. Apicurio applies no compatibility rule unless told, so a global BACKWARD rule is set at start-up.
+ */
+public final class SchemaRegistry implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final ChildJvm jvm;
+    private final int port;
+
+    private SchemaRegistry(ChildJvm jvm, int port) {
+        this.jvm = jvm;
+        this.port = port;
+    }
+
+    /** Starts the registry process without waiting for it; call {@link #awaitReady()} next. */
+    public static SchemaRegistry launch(Path jar, Path dataDir, int port) throws IOException {
+        Path storage = dataDir.resolve("registry").toAbsolutePath();
+        Map<String, String> properties = Map.of(
+                "quarkus.http.port", String.valueOf(port),
+                "quarkus.http.host", "127.0.0.1",
+                // A file instead of the default in-memory database: global ids must outlive a restart, since
+                // every Kafka record refers to its schema by id.
+                "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + storage.resolve("registry"),
+                "quarkus.datasource.jdbc.min-size", "1",
+                "quarkus.datasource.jdbc.initial-size", "1",
+                "quarkus.log.level", "WARN");
+        ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m"), properties,
+                dataDir.resolve("logs").resolve("registry.log"));
+        return new SchemaRegistry(jvm, port);
+    }
+
+    public SchemaRegistry awaitReady() throws IOException {
+        jvm.awaitReady(URI.create(baseUrl() + "/health/ready"), Duration.ofSeconds(120));
+        setGlobalRule("COMPATIBILITY", "BACKWARD");
+        return this;
+    }
+
+    private void setGlobalRule(String type, String config) throws IOException {
+        String body = "{\"type\":\"" + type + "\",\"config\":\"" + config + "\"}";
+        HttpResponse<String> created = send(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        if (created.statusCode() == 409) { // kept from an earlier run: make sure it says what we want
+            created = send(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules/" + type))
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+        }
+        if (created.statusCode() / 100 != 2) {
+            throw new IOException("cannot set the registry's global " + type + " rule: " + created.statusCode() + " "
+                    + created.body());
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) throws IOException {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The v2 REST API; the Quarkus Apicurio serde picks its 2.x client from this path. */
+    public String apiUrl() {
+        return baseUrl() + "/apis/registry/v2";
+    }
+
+    /** The Confluent-compatible API, for kcat and other Confluent clients. */
+    public String ccompatUrl() {
+        return baseUrl() + "/apis/ccompat/v6";
+    }
+
+    public ChildJvm jvm() {
+        return jvm;
+    }
+
+    @Override
+    public void close() {
+        jvm.close();
+    }
+}

@@ -1,0 +1,105 @@
+package io.ironflow.deploy.testing;
+
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A plain Kafka client with the registry's Avro serde, as a system outside Ironflow would use it: it needs
+ * nothing but the schemas jar, the bootstrap servers and the registry URL.
+ */
+public final class KafkaTestClient implements AutoCloseable {
+
+    private final String bootstrapServers;
+    private final String registryUrl;
+    private final KafkaProducer<String, Object> producer;
+
+    public KafkaTestClient(String bootstrapServers, String registryUrl) {
+        this.bootstrapServers = bootstrapServers;
+        this.registryUrl = registryUrl;
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, AvroKafkaSerializer.class.getName(),
+                "apicurio.registry.url", registryUrl,
+                "apicurio.registry.auto-register", "true"));
+    }
+
+    public void send(String topic, String key, Object value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
+    /** Sends bytes that are not a registry-framed Avro record: a poison record. */
+    public void sendRaw(String topic, String key, byte[] value) {
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
+            raw.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
+    /**
+     * Reads {@code topic} from the beginning of every partition until what was read satisfies {@code until},
+     * or {@code timeout} passes; returns everything read. Avro values come back as the generated classes.
+     */
+    public <V> List<ConsumerRecord<String, V>> read(String topic, Duration timeout,
+            Predicate<List<ConsumerRecord<String, V>>> until) {
+        return readFromStart(topic, AvroKafkaDeserializer.class.getName(), timeout, until);
+    }
+
+    /** Like {@link #read} but values stay bytes, for records that are not registry-framed Avro (dead letters). */
+    public List<ConsumerRecord<String, byte[]>> readRaw(String topic, Duration timeout,
+            Predicate<List<ConsumerRecord<String, byte[]>>> until) {
+        return readFromStart(topic, ByteArrayDeserializer.class.getName(), timeout, until);
+    }
+
+    private <V> List<ConsumerRecord<String, V>> readFromStart(String topic, String valueDeserializer, Duration timeout,
+            Predicate<List<ConsumerRecord<String, V>>> until) {
+        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                "apicurio.registry.url", registryUrl,
+                "apicurio.registry.use-specific-avro-reader", "true"))) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            List<ConsumerRecord<String, V>> records = new ArrayList<>();
+            Instant deadline = Instant.now().plus(timeout);
+            while (!until.test(records) && Instant.now().isBefore(deadline)) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,180 @@
+package io.ironflow.deploy.stack;
+
+import io.ironflow.deploy.infra.ChildJvm;
+import io.ironflow.deploy.infra.Infrastructure;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.URI;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services as separate
+ * processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
+ * Everything it keeps lives under one data directory, so a restart finds the same nodes.
+ */
+public final class LocalStack {
+
+    private static final Duration SERVICE_START = Duration.ofSeconds(120);
+
+    private final StackOptions options;
+    private final List<ChildJvm> services = new ArrayList<>();
+    private Infrastructure infrastructure;
+    private volatile boolean stopping;
+
+    private LocalStack(StackOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        StackOptions options;
+        try {
+            options = StackOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("ironflow: " + e.getMessage());
+            System.err.println(StackOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        Files.createDirectories(options.dataDir());
+        try (RandomAccessFile lockFile = new RandomAccessFile(options.dataDir().resolve("ironflow.lock").toFile(), "rw");
+                FileLock lock = lockFile.getChannel().tryLock()) {
+            if (lock == null) {
+                fail("Ironflow is already running with data directory " + options.dataDir()
+                        + " (pid " + readPid(options.dataDir()) + "); stop it with Ctrl-C first.");
+            }
+            Files.writeString(options.dataDir().resolve("ironflow.pid"), String.valueOf(ProcessHandle.current().pid()));
+            String busy = options.firstPortInUse();
+            if (busy != null) {
+                fail(busy);
+            }
+            new LocalStack(options).run();
+        }
+    }
+
+    private void run() throws Exception {
+        long started = System.nanoTime();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop();
+            stopped.countDown();
+        }, "ironflow-stop"));
+        try {
+            System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
+            infrastructure = Infrastructure.start(options.infrastructureSettings());
+            // The conductor migrates the database the other services read, so it goes first.
+            startServices(List.of(StackOptions.CONDUCTOR));
+            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN));
+        } catch (Exception e) {
+            System.err.println("ironflow: " + e.getMessage());
+            stop();
+            System.exit(1);
+        }
+        printEndpoints(Duration.ofNanos(System.nanoTime() - started));
+        for (ChildJvm service : services) {
+            service.process().onExit().thenAccept(p -> {
+                if (!stopping) {
+                    System.err.println("ironflow: " + service.name() + " exited with code " + p.exitValue()
+                            + "; see " + service.log());
+                }
+            });
+        }
+        stopped.await();
+    }
+
+    private void startServices(List<String> names) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(names.size());
+        try {
+            List<Future<ChildJvm>> starting = new ArrayList<>();
+            for (String name : names) {
+                ChildJvm jvm = ChildJvm.start(name, options.serviceJar(name), List.of("-Xmx384m"),
+                        serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log"));
+                synchronized (services) {
+                    services.add(jvm);
+                }
+                starting.add(pool.submit(() -> jvm.awaitReady(
+                        URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/ready"), SERVICE_START)));
+            }
+            for (Future<ChildJvm> future : starting) {
+                try {
+                    future.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Map<String, String> serviceConfig(String name) {
+        Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
+        config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        return config;
+    }
+
+    private void printEndpoints(Duration took) {
+        String registry = infrastructure.registry().apiUrl();
+        System.out.printf("""
+
+                Ironflow is up in %.1f s. Data: %s, logs: %s
+                  API (Ironic v1)        http://127.0.0.1:%d/v1
+                  api-service            http://127.0.0.1:%d/q/health
+                  conductor-service      http://127.0.0.1:%d/q/health
+                  oneview-allocator      http://127.0.0.1:%d/q/health
+                  teardown-orchestrator  http://127.0.0.1:%d/q/health
+                  Kafka bootstrap        %s
+                  Schema registry        %s (Confluent API: %s)
+                  PostgreSQL             %s (user ironflow, password ironflow)
+                Press Ctrl-C to stop.
+                """,
+                took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
+                options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
+                options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
+                infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
+                infrastructure.postgres().jdbcUrl());
+        System.out.flush();
+    }
+
+    private void stop() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        System.out.println("Stopping Ironflow ...");
+        List<ChildJvm> running;
+        synchronized (services) {
+            running = new ArrayList<>(services);
+        }
+        running.parallelStream().forEach(ChildJvm::close);
+        if (infrastructure != null) {
+            infrastructure.close();
+        }
+        System.out.println("Ironflow stopped.");
+        System.out.flush();
+    }
+
+    private static String readPid(Path dataDir) {
+        try {
+            return Files.readString(dataDir.resolve("ironflow.pid"), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static void fail(String message) {
+        System.err.println("ironflow: " + message);
+        System.exit(1);
+    }
+}

@@ -1,0 +1,104 @@
+package io.ironflow.deploy.stack;
+
+import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.Ports;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The local stack's command line: where its data lives and which ports it takes (DESIGN.md's by default). */
+record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
+
+    static final String API = "api-service";
+    static final String CONDUCTOR = "conductor-service";
+    static final String ONEVIEW = "oneview-allocator";
+    static final String TEARDOWN = "teardown-orchestrator";
+    static final String KAFKA = "kafka";
+    static final String KAFKA_CONTROLLER = "kafka-controller";
+    static final String POSTGRES = "postgres";
+    static final String REGISTRY = "registry";
+
+    static final String USAGE = """
+            usage: ironflow up [--data-dir DIR] [--api-port N] [--conductor-port N] [--oneview-port N]
+                               [--teardown-port N] [--kafka-port N] [--kafka-controller-port N]
+                               [--postgres-port N] [--registry-port N]""";
+
+    private static final Map<String, Integer> DEFAULT_PORTS = defaults();
+
+    private static Map<String, Integer> defaults() {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        ports.put(API, 6385);
+        ports.put(CONDUCTOR, 6386);
+        ports.put(ONEVIEW, 6387);
+        ports.put(TEARDOWN, 6388);
+        ports.put(KAFKA, 9092);
+        ports.put(KAFKA_CONTROLLER, 9093);
+        ports.put(POSTGRES, 15432);
+        ports.put(REGISTRY, 18081);
+        return ports;
+    }
+
+    static StackOptions parse(String[] args) {
+        Path home = Path.of(System.getProperty("ironflow.home", ".")).toAbsolutePath().normalize();
+        Path dataDir = home.resolve(".ironflow");
+        Map<String, Integer> ports = new LinkedHashMap<>(DEFAULT_PORTS);
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            if (flag.equals("--data-dir")) {
+                dataDir = Path.of(value).toAbsolutePath().normalize();
+                continue;
+            }
+            String name = portFlag(flag);
+            if (name == null) {
+                throw new IllegalArgumentException("unknown option " + flag);
+            }
+            try {
+                int port = Integer.parseInt(value);
+                if (port < 1 || port > 65535) {
+                    throw new NumberFormatException();
+                }
+                ports.put(name, port);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(flag + " takes a port number, not '" + value + "'");
+            }
+        }
+        return new StackOptions(home, dataDir, Map.copyOf(ports));
+    }
+
+    private static String portFlag(String flag) {
+        return DEFAULT_PORTS.keySet().stream().filter(name -> flagFor(name).equals(flag)).findFirst().orElse(null);
+    }
+
+    int port(String name) {
+        return ports.get(name);
+    }
+
+    /** A one-line message naming the first port something else already holds, or null. */
+    String firstPortInUse() {
+        for (String name : DEFAULT_PORTS.keySet()) {
+            int port = ports.get(name);
+            if (Ports.inUse(port)) {
+                return "port " + port + " (" + name + ") is already in use on 127.0.0.1; stop what holds it or choose"
+                        + " another port with " + flagFor(name) + ".";
+            }
+        }
+        return null;
+    }
+
+    private static String flagFor(String name) {
+        return "--" + name.replace("-service", "").replace("-allocator", "").replace("-orchestrator", "") + "-port";
+    }
+
+    Path serviceJar(String service) {
+        return home.resolve(service).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    Infrastructure.Settings infrastructureSettings() {
+        return new Infrastructure.Settings(dataDir, port(KAFKA), port(KAFKA_CONTROLLER), port(POSTGRES), port(REGISTRY),
+                home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"));
+    }
+}

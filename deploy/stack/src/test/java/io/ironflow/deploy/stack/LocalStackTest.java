@@ -1,0 +1,229 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.deploy.testing.TestDirectories;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.schemas.Topic;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The first slice end to end, on the stack an operator starts with {@code ./ironflow up}: a POST on the API
+ * becomes an intent on Kafka, the conductor persists the node and publishes its state through the outbox,
+ * and the API answers from the result. Then the stack's own promises: one instance per data directory,
+ * clear messages for taken ports, Ctrl-C leaves no process, a restart keeps the nodes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LocalStackTest {
+
+    private static final Duration START = Duration.ofSeconds(240);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final Path dataDir = Path.of("target", "stack-test-" + UUID.randomUUID()).toAbsolutePath();
+    private Map<String, Integer> ports;
+    private RunningStack stack;
+    private String n1;
+
+    @BeforeAll
+    void up() throws Exception {
+        ports = RunningStack.freePorts();
+        // A short answer timeout, so the stalled-conductor case does not wait ten seconds.
+        stack = RunningStack.launch(dataDir, ports, Map.of("IRONFLOW_API_INTENT_TIMEOUT", "3s")).awaitUp(START);
+    }
+
+    @AfterAll
+    void down() {
+        if (stack != null) {
+            stack.close();
+        }
+        TestDirectories.deleteRecursively(dataDir);
+    }
+
+    @Test
+    @Order(1)
+    void postCreatesAnEnrolledNodeInIronicsShape() throws Exception {
+        HttpResponse<String> response = post("{\"driver\": \"fake-hardware\", \"name\": \"n1\"}");
+        assertEquals(201, response.statusCode(), response.body());
+        JsonNode node = JSON.readTree(response.body());
+        n1 = node.get("uuid").asText();
+        assertEquals(stack.api() + "/v1/nodes/" + n1, response.headers().firstValue("Location").orElseThrow());
+        assertEquals("n1", node.get("name").asText());
+        assertEquals("fake-hardware", node.get("driver").asText());
+        assertEquals("enroll", node.get("provision_state").asText());
+        assertTrue(node.get("target_provision_state").isNull());
+        assertTrue(node.get("power_state").isNull());
+        assertFalse(node.get("maintenance").asBoolean());
+        assertFalse(node.get("retired").asBoolean());
+        assertFalse(node.get("created_at").isNull());
+        assertTrue(node.has("updated_at"));
+        assertEquals(stack.api() + "/v1/nodes/" + n1, node.get("links").get(0).get("href").asText());
+        assertEquals("self", node.get("links").get(0).get("rel").asText());
+    }
+
+    @Test
+    @Order(2)
+    void theNodeIsReadBackAndIsInPostgresKafkaAndTheRegistry() throws Exception {
+        JsonNode byUuid = JSON.readTree(get("/v1/nodes/" + n1).body());
+        JsonNode byName = JSON.readTree(get("/v1/nodes/n1").body());
+        assertEquals(byUuid, byName);
+        assertEquals("enroll", byUuid.get("provision_state").asText());
+        JsonNode list = JSON.readTree(get("/v1/nodes").body());
+        assertTrue(list.get("nodes").findValuesAsText("uuid").contains(n1), list.toString());
+
+        try (var db = DriverManager.getConnection(stack.jdbcUrl(), "ironflow", "ironflow");
+                var rs = db.createStatement().executeQuery("SELECT name, provision_state FROM nodes WHERE uuid = '" + n1 + "'")) {
+            assertTrue(rs.next());
+            assertEquals("n1", rs.getString(1));
+            assertEquals("enroll", rs.getString(2));
+        }
+
+        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
+            List<ConsumerRecord<String, NodeSnapshot>> states = kafka.read(Topic.NODE_STATE.topicName(),
+                    Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(n1)));
+            NodeSnapshot snapshot = states.stream().filter(r -> r.key().equals(n1)).findFirst().orElseThrow().value();
+            assertEquals("enroll", snapshot.getProvisionState());
+            assertEquals("n1", snapshot.getName());
+        }
+
+        HttpResponse<String> schema = HTTP.send(HttpRequest.newBuilder(
+                URI.create(stack.registry() + "/groups/default/artifacts/" + Topic.NODE_STATE.topicName() + "-value")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, schema.statusCode(), schema.body());
+        assertTrue(schema.body().contains("NodeSnapshot"));
+        HttpResponse<String> rule = HTTP.send(HttpRequest.newBuilder(
+                URI.create(stack.registry() + "/admin/rules/COMPATIBILITY")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(rule.body().contains("BACKWARD"), rule.body());
+    }
+
+    @Test
+    @Order(3)
+    void badInputIsRefusedInIronicsShapeAndChangesNothing() throws Exception {
+        long before = nodeCount();
+        assertFault(post("{\"driver\": "), 400);
+        assertFault(post("{\"name\": \"no-driver\"}"), 400);
+        assertFault(post("{\"driver\": \"no-such-driver\", \"name\": \"n2\"}"), 400);
+        HttpResponse<String> duplicate = post("{\"driver\": \"fake-hardware\", \"name\": \"n1\"}");
+        assertFault(duplicate, 409);
+        assertTrue(duplicate.body().contains("A node with name n1 already exists."), duplicate.body());
+        assertFault(get("/v1/nodes/no-such-node"), 404);
+        assertEquals(before, nodeCount());
+    }
+
+    @Test
+    @Order(4)
+    void aConductorThatDoesNotAnswerGets503AndTheIntentAppliesWhenItComesBack() throws Exception {
+        ProcessHandle conductor = stack.service("conductor-service");
+        RunningStack.signal("STOP", conductor.pid());
+        String uuid = UUID.randomUUID().toString();
+        HttpResponse<String> response;
+        try {
+            response = post("{\"driver\": \"fake-hardware\", \"name\": \"late\", \"uuid\": \"" + uuid + "\"}");
+        } finally {
+            RunningStack.signal("CONT", conductor.pid());
+        }
+        assertFault(response, 503);
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (get("/v1/nodes/" + uuid).statusCode() != 200) {
+            assertTrue(Instant.now().isBefore(deadline), "the queued intent was never applied");
+            Thread.sleep(200);
+        }
+        assertEquals("late", JSON.readTree(get("/v1/nodes/" + uuid).body()).get("name").asText());
+        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
+            List<ConsumerRecord<String, IntentResult>> results = kafka.read(Topic.INTENT_RESULTS.topicName(),
+                    Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
+            IntentResult result = results.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow().value();
+            assertEquals(201, result.getCode());
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aSecondUpOrATakenPortGetsAOneLineMessage() throws Exception {
+        RunningStack second = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of());
+        assertEquals(1, second.awaitExit(Duration.ofSeconds(60)));
+        assertTrue(String.join("\n", second.output).contains("already running with data directory"), second.output.toString());
+
+        Map<String, Integer> clash = RunningStack.freePorts();
+        clash.put("api", ports.get("api"));
+        Path otherDir = dataDir.resolveSibling(dataDir.getFileName() + "-other");
+        try {
+            RunningStack third = RunningStack.launch(otherDir, clash, Map.of());
+            assertEquals(1, third.awaitExit(Duration.ofSeconds(60)));
+            assertTrue(String.join("\n", third.output).contains("port " + ports.get("api") + " (api-service) is already in use"),
+                    third.output.toString());
+        } finally {
+            TestDirectories.deleteRecursively(otherDir);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void ctrlCStopsEveryProcessAndARestartKeepsTheNodes() throws Exception {
+        List<ProcessHandle> children = stack.launcher.descendants().toList();
+        assertTrue(children.size() >= 5, "registry, PostgreSQL and four services: " + children);
+        assertEquals(130, stack.interrupt(Duration.ofSeconds(90)), "the JVM's exit code after SIGINT");
+        for (ProcessHandle child : children) {
+            child.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertFalse(child.isAlive(), "left behind: " + child.info());
+        }
+        assertTrue(String.join("\n", stack.output).contains("Ironflow stopped."));
+
+        stack = RunningStack.launch(dataDir, ports, Map.of()).awaitUp(START);
+        HttpResponse<String> again = get("/v1/nodes/n1");
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(n1, JSON.readTree(again.body()).get("uuid").asText());
+    }
+
+    private long nodeCount() throws Exception {
+        try (var db = DriverManager.getConnection(stack.jdbcUrl(), "ironflow", "ironflow");
+                var rs = db.createStatement().executeQuery("SELECT count(*) FROM nodes")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void assertFault(HttpResponse<String> response, int status) throws Exception {
+        assertEquals(status, response.statusCode(), response.body());
+        JsonNode fault = JSON.readTree(JSON.readTree(response.body()).get("error_message").asText());
+        assertEquals(status < 500 ? "Client" : "Server", fault.get("faultcode").asText());
+        assertNotNull(fault.get("faultstring").asText());
+        assertTrue(fault.get("debuginfo").isNull());
+    }
+
+    private HttpResponse<String> post(String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(stack.api() + "/v1/nodes"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(stack.api() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,138 @@
+package io.ironflow.deploy.stack;
+
+import io.ironflow.deploy.infra.Ports;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/** The local stack started the way {@code ./ironflow up} starts it: a separate launcher process. */
+final class RunningStack implements AutoCloseable {
+
+    final Path dataDir;
+    final Map<String, Integer> ports;
+    final Process launcher;
+    final List<String> output = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> up = new CompletableFuture<>();
+    private final CompletableFuture<Void> outputDone = new CompletableFuture<>();
+
+    private RunningStack(Path dataDir, Map<String, Integer> ports, Process launcher) {
+        this.dataDir = dataDir;
+        this.ports = ports;
+        this.launcher = launcher;
+        Thread reader = new Thread(this::readOutput, "stack-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Free ports for every component, named by the launcher's flags. */
+    static Map<String, Integer> freePorts() throws IOException {
+        int[] free = Ports.free(8);
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        String[] flags = {"api", "conductor", "oneview", "teardown", "kafka", "kafka-controller", "postgres", "registry"};
+        for (int i = 0; i < flags.length; i++) {
+            ports.put(flags[i], free[i]);
+        }
+        return ports;
+    }
+
+    static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g",
+                "-Dironflow.home=" + System.getProperty("ironflow.home"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", System.getProperty("java.class.path"),
+                LocalStack.class.getName(),
+                "--data-dir", dataDir.toString()));
+        ports.forEach((flag, port) -> command.addAll(List.of("--" + flag + "-port", String.valueOf(port))));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return new RunningStack(dataDir, ports, builder.start());
+    }
+
+    private void readOutput() {
+        try (BufferedReader lines = new BufferedReader(
+                new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                output.add(line);
+                System.out.println("[stack] " + line);
+                if (line.startsWith("Ironflow is up")) {
+                    up.complete(null);
+                }
+            }
+        } catch (IOException e) {
+            // the launcher is gone
+        }
+        up.completeExceptionally(new IllegalStateException("the stack exited before it was up: " + output));
+        outputDone.complete(null);
+    }
+
+    RunningStack awaitUp(Duration timeout) throws Exception {
+        up.get(timeout.toSeconds(), TimeUnit.SECONDS);
+        return this;
+    }
+
+    String api() {
+        return "http://127.0.0.1:" + ports.get("api");
+    }
+
+    String kafka() {
+        return "127.0.0.1:" + ports.get("kafka");
+    }
+
+    String registry() {
+        return "http://127.0.0.1:" + ports.get("registry") + "/apis/registry/v2";
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + ports.get("postgres") + "/ironflow";
+    }
+
+    /** The service process whose command line names {@code module}. */
+    ProcessHandle service(String module) {
+        return launcher.descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains(module + "/target/quarkus-app"))
+                .findFirst().orElseThrow(() -> new AssertionError("no process runs " + module));
+    }
+
+    /** Ctrl-C: SIGINT to the launcher; returns its exit code once it and its output have ended. */
+    int interrupt(Duration timeout) throws Exception {
+        signal("INT", launcher.pid());
+        return awaitExit(timeout);
+    }
+
+    int awaitExit(Duration timeout) throws Exception {
+        if (!launcher.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+            throw new AssertionError("the launcher did not stop within " + timeout);
+        }
+        outputDone.get(10, TimeUnit.SECONDS);
+        return launcher.exitValue();
+    }
+
+    static void signal(String signal, long pid) throws IOException, InterruptedException {
+        int rc = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).inheritIO().start().waitFor();
+        if (rc != 0) {
+            throw new IOException("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (launcher.isAlive()) {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly();
+        }
+    }
+}
