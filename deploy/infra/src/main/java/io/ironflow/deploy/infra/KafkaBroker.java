@@ -73,13 +73,16 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** KRaft needs formatted storage; a directory formatted by an earlier run is kept as it is. */
     private static void formatStorage(Path logDir, Properties props) throws IOException {
+        if (Files.exists(logDir.resolve("meta.properties"))) {
+            return; // formatted before: a new cluster id would not match the one the log was written with
+        }
         Path config = logDir.resolve("server.properties");
         try (Writer out = Files.newBufferedWriter(config)) {
             props.store(out, "written by Ironflow's KafkaBroker");
         }
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         int rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(),
-                "-c", config.toString(), "--standalone", "--ignore-formatted"},
+                "-c", config.toString(), "--standalone"},
                 new PrintStream(output, true, StandardCharsets.UTF_8));
         if (rc != 0) {
             throw new IOException("formatting Kafka storage failed: " + output.toString(StandardCharsets.UTF_8));

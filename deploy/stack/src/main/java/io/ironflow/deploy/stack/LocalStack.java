@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.kafka.common.utils.Exit;
 
 /**
  * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services as separate
@@ -70,6 +71,12 @@ public final class LocalStack {
             stop();
             stopped.countDown();
         }, "ironflow-stop"));
+        // A fatal broker fault halts the JVM, which skips shutdown hooks: stop the children first.
+        Exit.setHaltProcedure((status, message) -> {
+            System.err.println("ironflow: Kafka halted: " + message);
+            stop();
+            Runtime.getRuntime().halt(status);
+        });
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             infrastructure = Infrastructure.start(options.infrastructureSettings());

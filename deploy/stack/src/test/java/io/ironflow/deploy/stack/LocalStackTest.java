@@ -54,8 +54,7 @@ class LocalStackTest {
     @BeforeAll
     void up() throws Exception {
         ports = RunningStack.freePorts();
-        // A short answer timeout, so the stalled-conductor case does not wait ten seconds.
-        stack = RunningStack.launch(dataDir, ports, Map.of("IRONFLOW_API_INTENT_TIMEOUT", "3s")).awaitUp(START);
+        stack = RunningStack.launch(dataDir, ports, Map.of()).awaitUp(START);
     }
 
     @AfterAll

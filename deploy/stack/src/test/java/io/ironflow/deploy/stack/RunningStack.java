@@ -48,6 +48,9 @@ final class RunningStack implements AutoCloseable {
     static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment)
             throws IOException {
         List<String> command = new ArrayList<>(List.of(
+                // Run it as a terminal's foreground job would run: with SIGINT at its default, even when this
+                // test runs where SIGINT is ignored (a background job), so Ctrl-C can be tested for real.
+                "perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die", "--",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g",
                 "-Dironflow.home=" + System.getProperty("ironflow.home"),
