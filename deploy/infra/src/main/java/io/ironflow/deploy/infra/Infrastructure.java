@@ -48,6 +48,7 @@ public final class Infrastructure implements AutoCloseable {
             kafka = KafkaBroker.start(settings.dataDir(), settings.kafkaPort(), settings.kafkaControllerPort());
             kafka.createTopics(Topic.all());
             registry.awaitReady();
+            registry.registerValueSchemas(Topic.all());
             return new Infrastructure(kafka, postgres, registry);
         } catch (IOException | RuntimeException e) {
             closeQuietly(registry);

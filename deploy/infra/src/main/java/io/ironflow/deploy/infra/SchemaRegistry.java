@@ -5,10 +5,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import io.ironflow.schemas.Topic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * Apicurio Registry 2.4 (the {@code deploy/schema-registry} module) as a child JVM, its storage kept under the data
@@ -37,7 +40,8 @@ public final class SchemaRegistry implements AutoCloseable {
                 "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + storage.resolve("registry"),
                 "quarkus.datasource.jdbc.min-size", "1",
                 "quarkus.datasource.jdbc.initial-size", "1",
-                "quarkus.log.level", "WARN");
+                "quarkus.log.level", "WARN",
+                "java.io.tmpdir", System.getProperty("java.io.tmpdir"));
         ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m"), properties,
                 dataDir.resolve("logs").resolve("registry.log"));
         return new SchemaRegistry(jvm, port);
@@ -47,6 +51,23 @@ public final class SchemaRegistry implements AutoCloseable {
         jvm.awaitReady(URI.create(baseUrl() + "/health/ready"), Duration.ofSeconds(120));
         setGlobalRule("COMPATIBILITY", "BACKWARD");
         return this;
+    }
+
+    /**
+     * Registers every topic's value schema, one after another, by serializing a sample record with the same
+     * Apicurio serializer the services use, so artifact ids, nested-type references and content are exactly
+     * theirs. Apicurio's H2 storage fails concurrent first registrations (a content-id race), which several
+     * services publishing their first records at once would otherwise trigger. A schema that breaks the
+     * BACKWARD rule against the stored one fails here, at start-up.
+     */
+    public void registerValueSchemas(List<Topic> topics) {
+        try (AvroKafkaSerializer<GenericRecord> serializer = new AvroKafkaSerializer<>()) {
+            serializer.configure(Map.of("apicurio.registry.url", apiUrl(), "apicurio.registry.auto-register", "true"),
+                    false);
+            for (Topic topic : topics) {
+                topic.valueSchema().ifPresent(schema -> serializer.serialize(topic.topicName(), SampleRecords.of(schema)));
+            }
+        }
     }
 
     private void setGlobalRule(String type, String config) throws IOException {

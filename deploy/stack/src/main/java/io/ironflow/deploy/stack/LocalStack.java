@@ -49,6 +49,9 @@ public final class LocalStack {
             return;
         }
         Files.createDirectories(options.dataDir());
+        // Everything the stack writes stays in its data directory, the child JVMs' temp files included
+        // (./ironflow starts this JVM with its temp directory there too).
+        System.setProperty("java.io.tmpdir", Files.createDirectories(options.dataDir().resolve("tmp")).toString());
         try (RandomAccessFile lockFile = new RandomAccessFile(options.dataDir().resolve("ironflow.lock").toFile(), "rw");
                 FileLock lock = lockFile.getChannel().tryLock()) {
             if (lock == null) {
@@ -128,6 +131,7 @@ public final class LocalStack {
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
         return config;
     }
 

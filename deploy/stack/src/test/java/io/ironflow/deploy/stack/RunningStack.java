@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ final class RunningStack implements AutoCloseable {
                 "perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die", "--",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g",
+                "-Djava.io.tmpdir=" + Files.createDirectories(dataDir.resolve("tmp")),
                 "-Dironflow.home=" + System.getProperty("ironflow.home"),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"),
