@@ -171,6 +171,7 @@ class NodeIntentsTest {
         String body = RestAssured.get("/q/health/ready").then().statusCode(200).extract().asString();
         assertTrue(body.contains("Kafka"), body);
         assertTrue(body.contains("Reactive PostgreSQL"), body);
+        assertTrue(body.contains("node intents subscription"), body);
     }
 
     private IntentResult awaitResult(String intentId) {
