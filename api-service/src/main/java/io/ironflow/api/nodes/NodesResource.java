@@ -3,6 +3,7 @@ package io.ironflow.api.nodes;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeSnapshot;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -83,7 +84,7 @@ public class NodesResource {
     }
 
     private Uni<Map<String, Object>> page(int limit, String marker, UriInfo uri,
-            BiFunction<io.ironflow.events.NodeSnapshot, URI, Map<String, Object>> render) {
+            BiFunction<NodeSnapshot, URI, Map<String, Object>> render) {
         if (limit <= 0) {
             throw ApiError.badRequest("Limit must be positive");
         }

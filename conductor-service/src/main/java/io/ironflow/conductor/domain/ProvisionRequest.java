@@ -5,6 +5,7 @@ import static io.ironflow.conductor.domain.ProvisionState.AVAILABLE;
 import static io.ironflow.conductor.domain.ProvisionState.MANAGEABLE;
 import static io.ironflow.conductor.domain.ProvisionState.RESCUE;
 
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -32,7 +33,7 @@ public final class ProvisionRequest {
     public static Start decide(NodeFacts node, String verbWire, boolean hasCleanSteps, String rescuePassword) {
         ProvisionVerb verb = ProvisionVerb.fromWire(verbWire).orElseThrow(() -> Rejection.badRequest(
                 "Invalid input for field/attribute target. Value: '" + verbWire + "'. The target must be one of "
-                        + String.join(", ", java.util.Arrays.stream(ProvisionVerb.values()).map(ProvisionVerb::wire).toList())
+                        + String.join(", ", Arrays.stream(ProvisionVerb.values()).map(ProvisionVerb::wire).toList())
                         + "."));
         if ((verb == ProvisionVerb.ACTIVE || verb == ProvisionVerb.DEPLOY || verb == ProvisionVerb.REBUILD) && node.maintenance()) {
             throw Rejection.badRequest("Cannot provision on node " + node.uuid() + " while it is in maintenance mode.");

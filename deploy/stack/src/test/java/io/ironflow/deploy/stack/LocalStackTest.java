@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -189,7 +190,7 @@ class LocalStackTest {
         assertTrue(children.size() >= 5, "registry, PostgreSQL and four services: " + children);
         assertEquals(130, stack.interrupt(Duration.ofSeconds(90)), "the JVM's exit code after SIGINT");
         for (ProcessHandle child : children) {
-            child.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            child.onExit().get(30, TimeUnit.SECONDS);
             assertFalse(child.isAlive(), "left behind: " + child.info());
         }
         assertTrue(String.join("\n", stack.output).contains("Ironflow stopped."));
