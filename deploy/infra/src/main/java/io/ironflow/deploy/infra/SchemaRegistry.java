@@ -36,13 +36,16 @@ public final class SchemaRegistry implements AutoCloseable {
                 "quarkus.http.port", String.valueOf(port),
                 "quarkus.http.host", "127.0.0.1",
                 // A file instead of the default in-memory database: global ids must outlive a restart, since
-                // every Kafka record refers to its schema by id.
-                "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + storage.resolve("registry"),
+                // every Kafka record refers to its schema by id. WRITE_DELAY=0: a hard kill must not lose the last
+                // registration, or its global id would be handed out again.
+                "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + storage.resolve("registry") + ";WRITE_DELAY=0",
                 "quarkus.datasource.jdbc.min-size", "1",
                 "quarkus.datasource.jdbc.initial-size", "1",
                 "quarkus.log.level", "WARN",
+                "quarkus.log.category.\"io.apicurio\".level", "WARN",
+                "quarkus.log.category.\"io.sentry\".level", "ERROR",
                 "java.io.tmpdir", System.getProperty("java.io.tmpdir"));
-        ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m"), properties,
+        ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), properties,
                 dataDir.resolve("logs").resolve("registry.log"));
         return new SchemaRegistry(jvm, port);
     }
