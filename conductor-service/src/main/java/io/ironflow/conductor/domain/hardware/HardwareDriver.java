@@ -1,0 +1,65 @@
+package io.ironflow.conductor.domain.hardware;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A hardware type (Ironic's {@code driver}): validates a node's driver_info, offers clean steps and runs steps
+ * against the node's hardware. Pure: the engine loads and stores the {@link FakeHardwareRecord}, schedules
+ * {@link #duration} and moves the state machine.
+ */
+public interface HardwareDriver {
+
+    /** Non-clean operations the engine runs as steps, built with {@link PlannedStep#operation(String)}. */
+    String DEPLOY = "deploy.deploy";
+    String TEAR_DOWN = "deploy.tear_down";
+    String INSPECT = "inspect.inspect_hardware";
+    String RESCUE = "rescue.rescue";
+    String UNRESCUE = "rescue.unrescue";
+    String VERIFY = "management.verify";
+
+    /** Power targets as on the wire ({@code PUT .../states/power}). */
+    String POWER_ON = "power on";
+    String POWER_OFF = "power off";
+    String REBOOTING = "rebooting";
+
+    String name();
+
+    /** Problems with {@code driverInfo} (null counts as empty); empty means valid. Run by {@code manage} (verifying). */
+    List<String> validateDriverInfo(Map<String, Object> driverInfo);
+
+    /** Every clean step this driver offers, in catalogue order. */
+    List<StepDefinition> cleanSteps();
+
+    /**
+     * Automated cleaning: the steps with priority > 0, highest first. The sort is stable, so ties keep catalogue
+     * order (catalogues list interfaces in Ironic's tie-break order).
+     */
+    default List<PlannedStep> automatedCleanPlan() {
+        return cleanSteps(1).stream().map(d -> d.plan(Map.of())).toList();
+    }
+
+    /** {@code GET .../cleaning/steps?min_priority=}: steps with priority >= minPriority, highest first. */
+    default List<StepDefinition> cleanSteps(int minPriority) {
+        return cleanSteps().stream()
+                .filter(d -> d.priority() >= minPriority)
+                .sorted(Comparator.comparingInt(StepDefinition::priority).reversed())
+                .toList();
+    }
+
+    /** The simulated time {@code stepKey} takes; {@link Duration#ZERO} means it completes synchronously. */
+    Duration duration(String stepKey, Map<String, Object> driverInfo);
+
+    /** Runs one step (clean step or operation) against the node's hardware, recording what it did. */
+    StepResult run(PlannedStep step, Map<String, Object> driverInfo, FakeHardwareRecord hardware);
+
+    /** {@link #run(PlannedStep, Map, FakeHardwareRecord)} with no driver_info, so no simulated failures. */
+    default StepResult run(PlannedStep step, FakeHardwareRecord hardware) {
+        return run(step, Map.of(), hardware);
+    }
+
+    /** Sets power to {@code power on}, {@code power off} or {@code rebooting} (which ends powered on). */
+    StepResult setPower(String target, FakeHardwareRecord hardware);
+}
