@@ -80,7 +80,7 @@ class NodeIntentsTest {
         assertEquals("{\"ipmi_address\":\"10.0.0.1\",\"ipmi_password\":\"******\"}", node.getDriverInfo());
 
         // Flyway created the schema over JDBC; Hibernate Reactive wrote the row over the reactive client.
-        assertEquals("1", queryOne("SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank DESC LIMIT 1"));
+        assertEquals("2", queryOne("SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank DESC LIMIT 1"));
         assertEquals("enroll", queryOne("SELECT provision_state FROM nodes WHERE uuid = '" + uuid + "'"));
         assertEquals("s3cret", queryOne("SELECT driver_info->>'ipmi_password' FROM nodes WHERE uuid = '" + uuid + "'"));
         await().atMost(WAIT).untilAsserted(() ->

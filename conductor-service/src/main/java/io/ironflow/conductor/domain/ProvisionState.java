@@ -51,6 +51,22 @@ public enum ProvisionState {
         return stable;
     }
 
+    /**
+     * The target_provision_state a node shows on entering this state, given the one it had: none in a stable
+     * state, the state to retry towards in a failed one (as Ironic's machine declares them), unchanged otherwise.
+     */
+    public String targetOnEntry(String previousTarget) {
+        if (stable) {
+            return null;
+        }
+        return switch (this) {
+            case CLEAN_FAILED, INSPECT_FAILED -> MANAGEABLE.wire;
+            case DEPLOY_FAILED, UNRESCUE_FAILED, ADOPT_FAILED -> ACTIVE.wire;
+            case RESCUE_FAILED -> RESCUE.wire;
+            default -> previousTarget;
+        };
+    }
+
     public static ProvisionState fromWire(String wire) {
         ProvisionState state = BY_WIRE.get(wire);
         if (state == null) {

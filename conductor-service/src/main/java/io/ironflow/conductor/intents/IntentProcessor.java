@@ -1,52 +1,70 @@
 package io.ironflow.conductor.intents;
 
-import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.ProcessedIntent;
-import io.ironflow.events.CreateNode;
+import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.IntentResult;
-import io.ironflow.events.NodeEvent;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
- * announce them (the intent result, the node-state snapshot, the node-event) commit together or not at all.
- * An intent seen before is answered again, not applied again.
+ * announce them (the intent result, the node-state snapshot, the node-events) commit together or not at all.
+ * An intent seen before is answered again, not applied again. A node reserved by running work is retried a few
+ * times (Ironic: 3 x 1 s) before the intent is answered NodeLocked.
  */
 @ApplicationScoped
 public class IntentProcessor {
 
     private final ConductorIdentity conductor;
+    private final NodeCommands commands;
+    private final NodeWork work;
+    private final int lockRetries;
+    private final Duration lockRetryInterval;
 
-    IntentProcessor(ConductorIdentity conductor) {
+    IntentProcessor(ConductorIdentity conductor, NodeCommands commands, NodeWork work,
+            @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
+            @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval) {
         this.conductor = conductor;
+        this.commands = commands;
+        this.work = work;
+        this.lockRetries = lockRetries;
+        this.lockRetryInterval = lockRetryInterval;
     }
 
     public Uni<Void> process(NodeIntent intent) {
-        return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
-                .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)));
+        return attempt(intent, 1).invoke(outcome -> {
+            if (outcome != null && outcome.startWork()) {
+                work.start(outcome.node().uuid);
+            }
+        }).replaceWithVoid();
     }
 
-    private Uni<Void> apply(NodeIntent intent) {
+    private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
+        return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
+                        .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)))
+                .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
+                        ? Uni.createFrom().voidItem().onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
+                        : Panache.withTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
+                                .flatMap(outcome -> record(intent, outcome))));
+    }
+
+    private Uni<Outcome> apply(NodeIntent intent) {
         Uni<Outcome> outcome;
         try {
-            if (intent.getCommand() instanceof CreateNode create) {
-                outcome = create(intent.getNodeUuid(), create);
-            } else {
-                throw new Rejection(501, "Command " + intent.getCommand().getClass().getSimpleName()
-                        + " is not implemented by this conductor yet.");
-            }
+            outcome = commands.apply(intent);
         } catch (Rejection rejection) {
             outcome = Uni.createFrom().failure(rejection);
         }
@@ -55,38 +73,18 @@ public class IntentProcessor {
                 .flatMap(result -> record(intent, result));
     }
 
-    private Uni<Outcome> create(String nodeUuid, CreateNode command) {
-        NewNode node = new NewNode(NodeNames.requireUuid(nodeUuid), command.getName(), command.getDriver(),
-                NodeSnapshots.dict("driver_info", command.getDriverInfo()),
-                NodeSnapshots.dict("properties", command.getProperties()),
-                NodeSnapshots.dict("extra", command.getExtra()),
-                NodeSnapshots.dict("instance_info", command.getInstanceInfo()),
-                command.getResourceClass(), command.getOwner(), command.getLessee(), command.getDescription(),
-                command.getAutomatedClean(), command.getConductorGroup());
-        return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> {
-            if (existing != null) {
-                throw Rejection.conflict("A node with UUID " + node.uuid() + " already exists.");
-            }
-            return NodeEntity.nameTaken(node.name());
-        }).flatMap(taken -> {
-            if (taken) {
-                throw Rejection.conflict("A node with name " + node.name() + " already exists.");
-            }
-            NodeEntity entity = NodeEntity.enroll(node, conductor.name(), now());
-            return entity.<NodeEntity>persist().map(Outcome::created);
-        });
-    }
-
     /** A refused intent changes nothing; its answer still carries the node as it is, when there is one. */
     private Uni<Outcome> rejected(NodeIntent intent, Rejection rejection) {
         Outcome outcome = Outcome.rejected(rejection);
         if (!NodeNames.isUuid(intent.getNodeUuid())) {
             return Uni.createFrom().item(outcome);
         }
-        return NodeEntity.<NodeEntity>findById(UUID.fromString(intent.getNodeUuid())).map(outcome::withNode);
+        return Panache.getSession().invoke(session -> session.clear()) // drop whatever the refused command touched
+                .flatMap(session -> NodeEntity.<NodeEntity>findById(UUID.fromString(intent.getNodeUuid())))
+                .map(outcome::withNode);
     }
 
-    private Uni<Void> record(NodeIntent intent, Outcome outcome) {
+    private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
         ProcessedIntent processed = new ProcessedIntent();
         processed.intentId = intent.getIntentId();
@@ -95,24 +93,17 @@ public class IntentProcessor {
         processed.code = outcome.code();
         processed.errorMessage = outcome.errorMessage();
         processed.processedAt = now;
-        String key = intent.getNodeUuid();
-        Uni<?> written = processed.persist()
-                .flatMap(p -> Outbox.append(Topic.INTENT_RESULTS, key, result(intent, outcome, now)));
-        if (outcome.accepted() && outcome.node() != null) {
-            written = written.flatMap(r -> Outbox.append(Topic.NODE_STATE, key, NodeSnapshots.of(outcome.node())));
-            if (outcome.transition() != null) {
-                written = written.flatMap(r -> Outbox.append(Topic.NODE_EVENTS, key, event(intent, outcome, now)));
-            }
-        }
-        return written.replaceWithVoid();
+        return processed.persist()
+                .flatMap(p -> Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now)))
+                .replaceWith(outcome);
     }
 
-    private Uni<Void> answerAgain(NodeIntent intent, ProcessedIntent previous) {
+    private Uni<Outcome> answerAgain(NodeIntent intent, ProcessedIntent previous) {
         Uni<NodeEntity> node = previous.nodeUuid == null ? Uni.createFrom().nullItem() : NodeEntity.findById(previous.nodeUuid);
         return node.flatMap(current -> {
-            Outcome outcome = new Outcome(previous.accepted, previous.code, previous.errorMessage, current, null, null);
-            return Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now()));
-        }).replaceWithVoid();
+            Outcome outcome = new Outcome(previous.accepted, previous.code, previous.errorMessage, current, false);
+            return Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now())).replaceWith((Outcome) null);
+        });
     }
 
     private IntentResult result(NodeIntent intent, Outcome outcome, Instant now) {
@@ -125,19 +116,6 @@ public class IntentProcessor {
                 .setNode(outcome.node() == null ? null : NodeSnapshots.of(outcome.node()))
                 .setConductor(conductor.name())
                 .setCompletedAt(now)
-                .build();
-    }
-
-    private NodeEvent event(NodeIntent intent, Outcome outcome, Instant now) {
-        return NodeEvent.newBuilder()
-                .setEventId(UUID.randomUUID().toString())
-                .setNodeUuid(intent.getNodeUuid())
-                .setFromState(outcome.fromState())
-                .setEvent(outcome.transition())
-                .setToState(outcome.node().provisionState)
-                .setIntentId(intent.getIntentId())
-                .setConductor(conductor.name())
-                .setOccurredAt(now)
                 .build();
     }
 

@@ -51,6 +51,18 @@ public final class Outbox {
         return row.persist();
     }
 
+    /** Adds a tombstone (a null value) for the node: on a compacted topic it removes the key. */
+    public static Uni<OutboxEvent> tombstone(Topic topic, String nodeUuid) {
+        OutboxEvent row = new OutboxEvent();
+        row.id = UUID.randomUUID();
+        row.aggregatetype = "node";
+        row.aggregateid = nodeUuid;
+        row.type = topic.topicName();
+        row.payload = null;
+        row.createdAt = Instant.now();
+        return row.persist();
+    }
+
     private static byte[] encode(SpecificRecordBase value) {
         try {
             ByteBuffer buffer = new BinaryMessageEncoder<SpecificRecordBase>(value.getSpecificData(), value.getSchema())

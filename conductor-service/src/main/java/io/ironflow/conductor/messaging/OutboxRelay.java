@@ -11,6 +11,7 @@ import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
+import io.smallrye.reactive.messaging.kafka.Record;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.vertx.core.Context;
@@ -117,18 +118,21 @@ public class OutboxRelay {
                 .map(deleted -> rows.size());
     }
 
+    @SuppressWarnings("unchecked")
     private Uni<Void> send(OutboxEvent row) {
         MutinyEmitter<? super SpecificRecordBase> emitter = emitters.get(row.type);
         if (emitter == null) {
             return Uni.createFrom().failure(new IllegalStateException("no channel publishes to " + row.type));
         }
-        Message<SpecificRecordBase> message = Message.of(decode(row))
+        // A null payload is a tombstone: the node is gone, and compaction forgets its key.
+        Object value = row.payload == null ? Record.of(row.aggregateid, null) : decode(row);
+        Message<Object> message = Message.of(value)
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(row.aggregateid).build())
                 .addMetadata(OutgoingCloudEventMetadata.builder()
                         .withId(row.id.toString())
                         .withSubject(row.aggregateid)
                         .build());
-        return emitter.sendMessage(message);
+        return ((MutinyEmitter<Object>) (MutinyEmitter<?>) emitter).sendMessage(message);
     }
 
     private static SpecificRecordBase decode(OutboxEvent row) {

@@ -33,6 +33,9 @@ public class NodeEntity extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "instance_info")
     public Map<String, Object> instanceInfo = new HashMap<>();
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "driver_internal_info")
+    public Map<String, Object> driverInternalInfo = new HashMap<>();
     @Column(name = "instance_uuid")
     public UUID instanceUuid;
     @Column(name = "resource_class")

@@ -1,0 +1,90 @@
+package io.ironflow.conductor.domain;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * RFC 6902 JSON Patch over the writable part of Ironic's node document (PATCH /v1/nodes/{id}): add, remove
+ * and replace on the paths Ironic lets clients change; anything else is refused before anything changes.
+ */
+public final class NodePatch {
+
+    /** Top-level fields a patch may set or remove. */
+    public static final Set<String> WRITABLE = Set.of("name", "description", "driver_info", "properties", "extra",
+            "instance_info", "instance_uuid", "resource_class", "owner", "lessee", "automated_clean",
+            "conductor_group", "retired", "retired_reason");
+    /** Dictionaries whose members a patch may address one by one (/extra/foo). */
+    private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private NodePatch() {
+    }
+
+    /**
+     * Applies {@code patchJson} to {@code document} (the node's writable fields; changed in place). A read-only or
+     * unknown path, an unsupported op, a missing value or a remove of an absent member is a 400.
+     */
+    @SuppressWarnings("unchecked")
+    public static void apply(Map<String, Object> document, String patchJson) {
+        JsonNode patch;
+        try {
+            patch = JSON.readTree(patchJson);
+        } catch (JsonProcessingException e) {
+            throw Rejection.badRequest("Invalid patch: " + e.getOriginalMessage());
+        }
+        if (patch == null || !patch.isArray() || patch.isEmpty()) {
+            throw Rejection.badRequest("Invalid patch: expected a non-empty JSON array of operations.");
+        }
+        for (JsonNode op : patch) {
+            String kind = op.path("op").asText("");
+            String path = op.path("path").asText("");
+            if (!Set.of("add", "replace", "remove").contains(kind)) {
+                throw Rejection.badRequest("Invalid patch operation '" + kind + "' for " + path + ": only add, replace and remove are supported.");
+            }
+            String[] parts = path.split("/", -1);
+            if (parts.length < 2 || !parts[0].isEmpty() || parts[1].isEmpty()) {
+                throw Rejection.badRequest("Invalid patch path '" + path + "'.");
+            }
+            String field = parts[1];
+            if (!WRITABLE.contains(field)) {
+                throw Rejection.badRequest("'/" + field + "' is an internal attribute and can not be updated");
+            }
+            if (parts.length > 3 || (parts.length == 3 && !DICTIONARIES.contains(field))) {
+                throw Rejection.badRequest("Invalid patch path '" + path + "'.");
+            }
+            Object value = null;
+            if (!kind.equals("remove")) {
+                if (!op.has("value")) {
+                    throw Rejection.badRequest("Invalid patch: '" + kind + "' on " + path + " needs a value.");
+                }
+                value = JSON.convertValue(op.get("value"), Object.class);
+            }
+            if (parts.length == 3) {
+                String member = parts[2].replace("~1", "/").replace("~0", "~");
+                Object current = document.get(field);
+                Map<String, Object> dict = current instanceof Map<?, ?> m ? new LinkedHashMap<>((Map<String, Object>) m) : new LinkedHashMap<>();
+                if (kind.equals("remove")) {
+                    if (dict.remove(member) == null) {
+                        throw Rejection.badRequest("Can't remove non-existent object '" + member + "' from " + field + ".");
+                    }
+                } else if (kind.equals("replace") && !dict.containsKey(member)) {
+                    throw Rejection.badRequest("Can't replace non-existent object '" + member + "' in " + field + ".");
+                } else {
+                    dict.put(member, value);
+                }
+                document.put(field, dict);
+            } else if (kind.equals("remove")) {
+                document.put(field, DICTIONARIES.contains(field) ? new LinkedHashMap<>() : null);
+            } else {
+                if (DICTIONARIES.contains(field) && !(value instanceof Map)) {
+                    throw Rejection.badRequest("Invalid input for field/attribute " + field + ". Expected a JSON object.");
+                }
+                document.put(field, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,306 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.NewNode;
+import io.ironflow.conductor.domain.NodeNames;
+import io.ironflow.conductor.domain.NodePatch;
+import io.ironflow.conductor.domain.Operation;
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.ProvisionRequest;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
+import io.ironflow.conductor.domain.hardware.HardwareDriver;
+import io.ironflow.conductor.domain.hardware.ManualClean;
+import io.ironflow.conductor.domain.hardware.PlannedStep;
+import io.ironflow.conductor.domain.hardware.StepResult;
+import io.ironflow.conductor.messaging.NodeSnapshots;
+import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.conductor.work.NodeChange;
+import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.DeleteNode;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.UpdateNode;
+import io.ironflow.schemas.Topic;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * What each intent command does to a node, inside the intent's transaction. Every check runs before the node
+ * is reserved or touched, so a refused command changes nothing. Changes other than provision work take the
+ * reservation and give it back in the same transaction.
+ */
+@ApplicationScoped
+public class NodeCommands {
+
+    private static final Set<String> POWER_TARGETS = Set.of(HardwareDriver.POWER_ON, HardwareDriver.POWER_OFF,
+            HardwareDriver.REBOOTING);
+    /** Ironic's DELETE_ALLOWED_STATES, with available allowed ([conductor]allow_deleting_available_nodes). */
+    private static final Set<ProvisionState> DELETE_ALLOWED = Set.of(ProvisionState.ENROLL, ProvisionState.MANAGEABLE,
+            ProvisionState.AVAILABLE, ProvisionState.ADOPT_FAILED);
+
+    private final ConductorIdentity conductor;
+    private final NodeWork work;
+
+    NodeCommands(ConductorIdentity conductor, NodeWork work) {
+        this.conductor = conductor;
+        this.work = work;
+    }
+
+    Uni<Outcome> apply(NodeIntent intent) {
+        Object command = intent.getCommand();
+        if (command instanceof CreateNode create) {
+            return create(intent, create);
+        }
+        UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
+        return NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+            if (node == null) {
+                throw Rejection.notFound("Node " + uuid + " could not be found.");
+            }
+            NodeChange change = new NodeChange(node, intent.getIntentId(), conductor.name());
+            if (command instanceof ProvisionAction action) {
+                return provision(change, action);
+            } else if (command instanceof ChangePowerState power) {
+                return power(change, power);
+            } else if (command instanceof SetMaintenance maintenance) {
+                return whileReserved(change, n -> maintenance(n, maintenance), 202);
+            } else if (command instanceof UpdateNode update) {
+                return update(change, update);
+            } else if (command instanceof DeleteNode) {
+                return delete(change);
+            }
+            throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
+        });
+    }
+
+    private Uni<Outcome> create(NodeIntent intent, CreateNode command) {
+        NewNode node = new NewNode(NodeNames.requireUuid(intent.getNodeUuid()), command.getName(), command.getDriver(),
+                NodeSnapshots.dict("driver_info", command.getDriverInfo()),
+                NodeSnapshots.dict("properties", command.getProperties()),
+                NodeSnapshots.dict("extra", command.getExtra()),
+                NodeSnapshots.dict("instance_info", command.getInstanceInfo()),
+                command.getResourceClass(), command.getOwner(), command.getLessee(), command.getDescription(),
+                command.getAutomatedClean(), command.getConductorGroup());
+        return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> {
+            if (existing != null) {
+                throw Rejection.conflict("A node with UUID " + node.uuid() + " already exists.");
+            }
+            return NodeEntity.nameTaken(node.name());
+        }).flatMap(taken -> {
+            if (taken) {
+                throw Rejection.conflict("A node with name " + node.name() + " already exists.");
+            }
+            NodeEntity entity = NodeEntity.enroll(node, conductor.name(), now());
+            NodeChange change = new NodeChange(entity, intent.getIntentId(), conductor.name());
+            change.enrolled();
+            return entity.persist().flatMap(x -> change.announce()).replaceWith(Outcome.done(201, entity));
+        });
+    }
+
+    private Uni<Outcome> provision(NodeChange change, ProvisionAction action) {
+        NodeEntity node = change.node();
+        ProvisionState state = change.state();
+        String cleanSteps = action.getCleanSteps();
+        ProvisionRequest.NodeFacts idle = new ProvisionRequest.NodeFacts(node.uuid.toString(), state, null,
+                node.maintenance, node.retired);
+        ProvisionRequest.Start start;
+        try {
+            start = ProvisionRequest.decide(idle, action.getTarget(), cleanSteps != null, action.getRescuePassword());
+        } catch (Rejection refused) {
+            if (node.reservation != null && refused.code() == 400) {
+                throw new NodeBusy(node.uuid.toString(), node.reservation).asRejection(); // Ironic: 409 for a node being worked on
+            }
+            throw refused;
+        }
+        if (cleanSteps != null) {
+            ManualClean.parse(cleanSteps); // the schema is checked now (400); the driver's catalogue when cleaning runs
+        }
+        return reserve(node).map(x -> {
+            node.lastError = null;
+            if (start.event() == ProvisionEvent.ABORT && state == ProvisionState.CLEAN_WAIT && !abortableNow(node)) {
+                // Ironic: a step that cannot be interrupted finishes first; the abort takes effect after it.
+                node.driverInternalInfo.put("abort_after", true);
+                if (node.cleanStep != null) {
+                    node.cleanStep.put("abort_after", true);
+                }
+                node.reservation = null;
+                change.touched();
+                return Outcome.done(202, node);
+            }
+            ProvisionState entered = change.fire(start.event());
+            node.targetProvisionState = start.target() == null ? entered.targetOnEntry(null) : start.target().wire();
+            if (start.event() == ProvisionEvent.ABORT) {
+                PlannedStep step = node.cleanStep == null ? null : PlannedStep.fromJson(node.cleanStep);
+                node.lastError = "By request, the " + Operation.of(state).orElseThrow().name().toLowerCase().replace("_node", "")
+                        + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + ".");
+                node.driverInternalInfo.remove("step_due_at");
+                node.driverInternalInfo.remove("steps");
+                node.driverInternalInfo.remove("step_index");
+                node.cleanStep = null;
+            }
+            boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
+            if (working) {
+                work.prepare(node, cleanSteps);
+                return Outcome.working(node);
+            }
+            node.reservation = null;
+            return Outcome.done(202, node);
+        }).call(change::announce);
+    }
+
+    private static boolean abortableNow(NodeEntity node) {
+        return node.cleanStep == null || Boolean.TRUE.equals(node.cleanStep.get("abortable"));
+    }
+
+    private Uni<Outcome> power(NodeChange change, ChangePowerState command) {
+        String target = command.getTarget();
+        if (!POWER_TARGETS.contains(target)) {
+            throw Rejection.badRequest("Invalid input for field/attribute target. Value: '" + target
+                    + "'. The target must be one of power on, power off, rebooting.");
+        }
+        return whileReserved(change, node -> {
+            HardwareDriver driver = Drivers.get(node.driver);
+            FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
+            StepResult result = driver.setPower(target, hardware);
+            node.driverInternalInfo.put(FakeHardwareRecord.KEY, hardware.toJson());
+            node.targetPowerState = null;
+            if (result instanceof StepResult.Failed failed) {
+                node.lastError = "Failed to change power state to '" + target + "' on node " + node.uuid + ": " + failed.error();
+            } else {
+                node.powerState = hardware.powerState();
+            }
+        }, 202);
+    }
+
+    private static void maintenance(NodeEntity node, SetMaintenance command) {
+        node.maintenance = command.getMaintenance();
+        node.maintenanceReason = command.getMaintenance() ? command.getReason() : null;
+    }
+
+    private Uni<Outcome> update(NodeChange change, UpdateNode command) {
+        NodeEntity node = change.node();
+        Map<String, Object> document = writable(node);
+        NodePatch.apply(document, command.getPatch());
+        boolean retired = Boolean.TRUE.equals(document.get("retired"));
+        if (document.get("retired") != null && !(document.get("retired") instanceof Boolean)) {
+            throw Rejection.badRequest("Invalid input for field/attribute retired. Value: '" + document.get("retired") + "'. Expected a boolean.");
+        }
+        if (retired && !node.retired && ProvisionState.AVAILABLE.wire().equals(node.provisionState)) {
+            throw Rejection.conflict("The node " + node.uuid + " can not be retired in provision state available;"
+                    + " move it to manageable first.");
+        }
+        if (!retired) {
+            if (document.get("retired_reason") != null && !document.get("retired_reason").equals(node.retiredReason)) {
+                throw Rejection.badRequest("Cannot set retired_reason without setting retired on node " + node.uuid + ".");
+            }
+            document.put("retired_reason", null); // unsetting retired clears the reason
+        }
+        String name = (String) document.get("name");
+        NodeNames.requireValidName(name);
+        if (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo)) {
+            Drivers.requireEnabled(node.driver);
+        }
+        Uni<Boolean> nameTaken = name == null || name.equals(node.name) ? Uni.createFrom().item(false) : NodeEntity.nameTaken(name);
+        return nameTaken.flatMap(taken -> {
+            if (taken) {
+                throw Rejection.conflict("A node with name " + name + " already exists.");
+            }
+            return whileReserved(change, n -> write(n, document), 200);
+        });
+    }
+
+    private Uni<Outcome> delete(NodeChange change) {
+        NodeEntity node = change.node();
+        ProvisionState state = change.state();
+        if (!node.maintenance && !DELETE_ALLOWED.contains(state)) {
+            throw Rejection.conflict("Can not delete node " + node.uuid + " while it is in provision state \""
+                    + state.wire() + "\". Valid provision states to start deletion are " + DELETE_ALLOWED.stream()
+                    .map(ProvisionState::wire).sorted().toList() + ", or put the node in maintenance first.");
+        }
+        return reserve(node)
+                .flatMap(x -> node.delete())
+                .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
+                .replaceWith(new Outcome(true, 204, null, null, false));
+    }
+
+    /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */
+    private Uni<Outcome> whileReserved(NodeChange change, Consumer<NodeEntity> edit, int code) {
+        NodeEntity node = change.node();
+        return reserve(node).flatMap(x -> {
+            edit.accept(node);
+            node.reservation = null;
+            change.touched();
+            return change.announce();
+        }).replaceWith(() -> Outcome.done(code, node));
+    }
+
+    /** The conditional update of Ironic's reserve_node; a node someone holds is retried by the caller. */
+    private Uni<Void> reserve(NodeEntity node) {
+        if (node.reservation != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        }
+        return NodeEntity.update("reservation = ?1 where uuid = ?2 and reservation is null", conductor.name(), node.uuid)
+                .map(rows -> {
+                    if (rows != 1) {
+                        throw new NodeBusy(node.uuid.toString(), "another conductor");
+                    }
+                    node.reservation = conductor.name();
+                    return null;
+                });
+    }
+
+    private static Map<String, Object> writable(NodeEntity node) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("name", node.name);
+        document.put("description", node.description);
+        document.put("driver_info", new LinkedHashMap<>(node.driverInfo));
+        document.put("properties", new LinkedHashMap<>(node.properties));
+        document.put("extra", new LinkedHashMap<>(node.extra));
+        document.put("instance_info", new LinkedHashMap<>(node.instanceInfo));
+        document.put("instance_uuid", node.instanceUuid == null ? null : node.instanceUuid.toString());
+        document.put("resource_class", node.resourceClass);
+        document.put("owner", node.owner);
+        document.put("lessee", node.lessee);
+        document.put("automated_clean", node.automatedClean);
+        document.put("conductor_group", node.conductorGroup);
+        document.put("retired", node.retired);
+        document.put("retired_reason", node.retiredReason);
+        return document;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void write(NodeEntity node, Map<String, Object> document) {
+        node.name = (String) document.get("name");
+        node.description = (String) document.get("description");
+        node.driverInfo = new HashMap<>((Map<String, Object>) document.get("driver_info"));
+        node.properties = new HashMap<>((Map<String, Object>) document.get("properties"));
+        node.extra = new HashMap<>((Map<String, Object>) document.get("extra"));
+        node.instanceInfo = new HashMap<>((Map<String, Object>) document.get("instance_info"));
+        Object instance = document.get("instance_uuid");
+        node.instanceUuid = instance == null ? null : NodeNames.requireUuid(instance.toString());
+        node.resourceClass = (String) document.get("resource_class");
+        node.owner = (String) document.get("owner");
+        node.lessee = (String) document.get("lessee");
+        node.automatedClean = (Boolean) document.get("automated_clean");
+        node.conductorGroup = document.get("conductor_group") == null ? "" : (String) document.get("conductor_group");
+        node.retired = Boolean.TRUE.equals(document.get("retired"));
+        node.retiredReason = (String) document.get("retired_reason");
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,173 @@
+package io.ironflow.conductor.work;
+
+import io.ironflow.conductor.domain.Operation;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.messaging.OutboxRelay;
+import io.ironflow.conductor.persistence.ConductorEntity;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * What a conductor does on its own, as Ironic's periodic tasks: heartbeat, take over the nodes of conductors
+ * that stopped heartbeating, pick up call-backs whose conductor is gone, and fail wait states that outlive
+ * their timeout. Nodes in maintenance or retired are left alone by the timeout check (seed 000); recovery of
+ * a dead conductor's nodes is not a periodic task on a node but a repair, and applies to every node.
+ */
+@ApplicationScoped
+public class ConductorDuties {
+
+    private static final Logger LOG = Logger.getLogger(ConductorDuties.class);
+    private static final String WAIT_STATES = "('clean wait', 'wait call-back', 'inspect wait', 'rescue wait')";
+
+    private final ConductorIdentity conductor;
+    private final NodeWork work;
+    private final OutboxRelay relay;
+    private final Duration heartbeatTimeout;
+    private final Duration waitTimeout;
+    private final Instant startedAt = Instant.now();
+    private volatile boolean recovered;
+
+    ConductorDuties(ConductorIdentity conductor, NodeWork work, OutboxRelay relay,
+            @ConfigProperty(name = "ironflow.conductor.heartbeat-timeout") Duration heartbeatTimeout,
+            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout) {
+        this.conductor = conductor;
+        this.work = work;
+        this.relay = relay;
+        this.heartbeatTimeout = heartbeatTimeout;
+        this.waitTimeout = waitTimeout;
+    }
+
+    /** Whether this conductor has released what an earlier run of it held; it takes no intents before. */
+    public boolean recovered() {
+        return recovered;
+    }
+
+    /**
+     * Heartbeat. The first one, at start-up, first fails the nodes an earlier run of this conductor left in an
+     * -ING state (their work died with it) and releases its reservations.
+     */
+    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> heartbeat() {
+        Uni<Void> first = recovered ? Uni.createFrom().voidItem()
+                : repair(conductor.name(), startedAt, "Conductor " + conductor.name() + " restarted while node %s was in state %s.")
+                        .invoke(() -> recovered = true);
+        return first.flatMap(x -> Panache.withTransaction(() -> Panache.getSession().flatMap(session -> session
+                .createNativeQuery("INSERT INTO conductors (hostname, started_at, heartbeat_at) VALUES (?1, now(), now())"
+                        + " ON CONFLICT (hostname) DO UPDATE SET heartbeat_at = now()")
+                .setParameter(1, conductor.name())
+                .executeUpdate()))).replaceWithVoid();
+    }
+
+    /** Takes over the nodes of every conductor silent for longer than the heartbeat timeout. */
+    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> takeOver() {
+        if (!recovered) {
+            return Uni.createFrom().voidItem();
+        }
+        Instant cutoff = Instant.now().minus(heartbeatTimeout);
+        return Panache.withSession(() -> ConductorEntity.<ConductorEntity>list("heartbeatAt < ?1 and hostname <> ?2",
+                        cutoff, conductor.name()))
+                .flatMap(dead -> sequentially(dead, gone -> {
+                    LOG.warnf("conductor %s missed its heartbeats for %s; %s takes over its nodes", gone.hostname,
+                            heartbeatTimeout, conductor.name());
+                    return repair(gone.hostname, Instant.now(), "Conductor " + gone.hostname + " went offline while node %s was in state %s; taken over by "
+                            + conductor.name() + ".")
+                            .flatMap(x -> Panache.withTransaction(() -> ConductorEntity.delete("hostname = ?1 and heartbeatAt < ?2",
+                                    gone.hostname, cutoff)))
+                            .replaceWithVoid();
+                }));
+    }
+
+    /**
+     * Releases every node {@code holder} reserves; a node whose work was running (an -ING state) cannot be
+     * resumed and goes to the matching failed state, as Ironic treats stuck states after a conductor loss.
+     * Only nodes it took before {@code before}: at start-up, intents this run already took are its own.
+     */
+    private Uni<Void> repair(String holder, Instant before, String errorFormat) {
+        return uuids("SELECT uuid FROM nodes WHERE reservation = ?1 AND (provision_updated_at IS NULL OR provision_updated_at < ?2)",
+                holder, before)
+                .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
+                        .claimFrom(uuid, holder, conductor.name())
+                        .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
+                                .flatMap(node -> {
+                                    NodeChange change = new NodeChange(node, null, conductor.name());
+                                    ProvisionState state = change.state();
+                                    if (Operation.of(state).map(op -> op.working() == state).orElse(false)) {
+                                        work.fail(change, String.format(errorFormat, node.uuid, state.wire()));
+                                    } else {
+                                        node.reservation = null;
+                                        change.touched();
+                                    }
+                                    return change.announce();
+                                })))))
+                .invoke(relay::wakeUp);
+    }
+
+    /** Call-backs that are due and that no conductor has taken (their scheduler died with its conductor). */
+    @Scheduled(every = "${ironflow.conductor.call-back-sweep-interval}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> sweepCallBacks() {
+        if (!recovered) {
+            return Uni.createFrom().voidItem();
+        }
+        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + WAIT_STATES + " AND reservation IS NULL"
+                + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?1", System.currentTimeMillis() - 1000)
+                .flatMap(nodes -> sequentially(nodes, uuid -> work.callBack(uuid)
+                        .invoke(dueAt -> work.scheduleCallBack(uuid, dueAt)).replaceWithVoid()))
+                .invoke(relay::wakeUp);
+    }
+
+    /** Fails nodes that waited longer than the wait timeout; skips maintenance and retired nodes (seed 000). */
+    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> failTimedOutWaits() {
+        if (!recovered) {
+            return Uni.createFrom().voidItem();
+        }
+        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + WAIT_STATES + " AND reservation IS NULL"
+                + " AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
+                .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
+                        .claim(uuid, conductor.name())
+                        .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
+                                .flatMap(node -> {
+                                    NodeChange change = new NodeChange(node, null, conductor.name());
+                                    ProvisionState state = change.state();
+                                    if (!Operation.of(state).flatMap(Operation::waiting).map(w -> w == state).orElse(false)) {
+                                        node.reservation = null; // moved on since the scan
+                                        return Uni.createFrom().voidItem();
+                                    }
+                                    work.fail(change, "Timeout reached while node " + node.uuid + " was in state " + state.wire()
+                                            + " (" + waitTimeout.toSeconds() + " s).");
+                                    return change.announce();
+                                })))))
+                .invoke(relay::wakeUp);
+    }
+
+    private static Uni<List<UUID>> uuids(String sql, Object... parameters) {
+        return Panache.withSession(() -> Panache.getSession().flatMap(session -> {
+            var query = session.createNativeQuery(sql, UUID.class);
+            for (int i = 0; i < parameters.length; i++) {
+                query.setParameter(i + 1, parameters[i]);
+            }
+            return query.getResultList();
+        }));
+    }
+
+    private static <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
+        return Multi.createFrom().iterable(items)
+                .onItem().transformToUniAndConcatenate(item -> action.apply(item)
+                        .onFailure().invoke(e -> LOG.warnf("periodic work on %s failed, retried next time: %s", item, e.toString()))
+                        .onFailure().recoverWithNull())
+                .collect().last().replaceWithVoid();
+    }
+}

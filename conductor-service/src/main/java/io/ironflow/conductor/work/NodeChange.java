@@ -1,0 +1,114 @@
+package io.ironflow.conductor.work;
+
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.ProvisionStateMachine;
+import io.ironflow.conductor.messaging.NodeSnapshots;
+import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.schemas.Topic;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The changes one transaction makes to one node: every state machine transition it fires, in order. Written
+ * out, it becomes the outbox rows that announce them: a node-event per transition and the node's snapshot.
+ */
+public final class NodeChange {
+
+    private final NodeEntity node;
+    private final String intentId;
+    private final String conductor;
+    private final List<NodeEvent> events = new ArrayList<>();
+    private boolean changed;
+
+    public NodeChange(NodeEntity node, String intentId, String conductor) {
+        this.node = node;
+        this.intentId = intentId;
+        this.conductor = conductor;
+    }
+
+    public NodeEntity node() {
+        return node;
+    }
+
+    public ProvisionState state() {
+        return ProvisionState.fromWire(node.provisionState);
+    }
+
+    /** Fires {@code event}; the table must allow it, or this is a bug in the conductor, not a refusal. */
+    public ProvisionState fire(ProvisionEvent event) {
+        ProvisionState from = state();
+        ProvisionState to = ProvisionStateMachine.next(from, event).orElseThrow(() -> new IllegalStateException(
+                "the state machine has no edge " + from.wire() + " --" + event.wire() + "--> for node " + node.uuid));
+        Instant now = now();
+        node.provisionState = to.wire();
+        node.targetProvisionState = to.targetOnEntry(node.targetProvisionState);
+        node.provisionUpdatedAt = now;
+        events.add(NodeEvent.newBuilder()
+                .setEventId(UUID.randomUUID().toString())
+                .setNodeUuid(node.uuid.toString())
+                .setFromState(from.wire())
+                .setEvent(event.wire())
+                .setToState(to.wire())
+                .setIntentId(intentId)
+                .setConductor(conductor)
+                .setOccurredAt(now)
+                .build());
+        changed = true;
+        return to;
+    }
+
+    /** Records the node's enrollment: its first event has no state before it. */
+    public void enrolled() {
+        events.add(NodeEvent.newBuilder()
+                .setEventId(UUID.randomUUID().toString())
+                .setNodeUuid(node.uuid.toString())
+                .setFromState(null)
+                .setEvent("create")
+                .setToState(node.provisionState)
+                .setIntentId(intentId)
+                .setConductor(conductor)
+                .setOccurredAt(node.createdAt)
+                .build());
+        changed = true;
+    }
+
+    /** Marks a change that is not a transition (a field, the reservation, the plan). */
+    public void touched() {
+        changed = true;
+    }
+
+    public boolean changed() {
+        return changed;
+    }
+
+    /** Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. */
+    public Uni<Void> announce() {
+        if (!changed) {
+            return Uni.createFrom().voidItem();
+        }
+        if (!events.isEmpty() && events.get(0).getFromState() == null) {
+            node.updatedAt = null; // Ironic: a node never changed since creation has no updated_at
+        } else {
+            node.revision++;
+            node.updatedAt = now();
+        }
+        node.conductor = conductor;
+        String key = node.uuid.toString();
+        Uni<?> written = Uni.createFrom().voidItem();
+        for (NodeEvent event : events) {
+            written = written.flatMap(x -> Outbox.append(Topic.NODE_EVENTS, key, event));
+        }
+        return written.flatMap(x -> Outbox.append(Topic.NODE_STATE, key, NodeSnapshots.of(node))).replaceWithVoid();
+    }
+
+    static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,246 @@
+package io.ironflow.conductor.work;
+
+import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.Operation;
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.ProvisionStateMachine;
+import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
+import io.ironflow.conductor.domain.hardware.HardwareDriver;
+import io.ironflow.conductor.domain.hardware.ManualClean;
+import io.ironflow.conductor.domain.hardware.PlannedStep;
+import io.ironflow.conductor.domain.hardware.StepResult;
+import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.messaging.OutboxRelay;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the work behind a node's -ING state while this conductor holds the node's reservation: the driver's
+ * steps in plan order, each synchronous one in the same transaction, until the operation ends (success or
+ * failure releases the node) or a step takes time (the node is parked in the wait state, unreserved, until the
+ * simulated hardware calls back). A crash anywhere leaves the node reserved in its -ING state or parked in its
+ * wait state, which restart, takeover and the call-back sweep recover.
+ */
+@ApplicationScoped
+public class NodeWork {
+
+    private static final Logger LOG = Logger.getLogger(NodeWork.class);
+
+    private final ConductorIdentity conductor;
+    private final OutboxRelay relay;
+    private final Vertx vertx;
+    private final boolean automatedCleanDefault;
+
+    NodeWork(ConductorIdentity conductor, OutboxRelay relay, Vertx vertx,
+            @ConfigProperty(name = "ironflow.conductor.automated-clean", defaultValue = "true") boolean automatedClean) {
+        this.conductor = conductor;
+        this.relay = relay;
+        this.vertx = vertx;
+        this.automatedCleanDefault = automatedClean;
+    }
+
+    /**
+     * Prepares the plan for the -ING state a verb has just moved the node into; call in the accepting transaction.
+     * Manual clean steps were schema-checked already; whether the driver has them is decided when the work runs.
+     */
+    public void prepare(NodeEntity node, String requestedCleanSteps) {
+        ProvisionState state = ProvisionState.fromWire(node.provisionState);
+        Operation operation = Operation.of(state).orElseThrow();
+        if (operation == Operation.CLEAN_NODE) {
+            prepareCleaning(node, requestedCleanSteps);
+        } else {
+            WorkPlan.start(node, operation.steps().stream().map(PlannedStep::operation).toList());
+        }
+    }
+
+    private void prepareCleaning(NodeEntity node, String requestedCleanSteps) {
+        boolean manual = requestedCleanSteps != null;
+        HardwareDriver driver = Drivers.get(node.driver);
+        boolean automated = node.automatedClean != null ? node.automatedClean : automatedCleanDefault;
+        WorkPlan.start(node, manual || !automated ? List.of() : driver.automatedCleanPlan());
+        if (manual) {
+            node.driverInternalInfo.put(WorkPlan.MANUAL_CLEAN, true);
+            node.driverInternalInfo.put(WorkPlan.REQUESTED_CLEAN_STEPS, requestedCleanSteps);
+        }
+        // Where cleaning will end, so clients polling for the target see it from the start.
+        node.targetProvisionState = ProvisionStateMachine.next(ProvisionState.CLEANING,
+                Operation.CLEAN_NODE.success(manual, node.retired)).orElseThrow().wire();
+    }
+
+    /** Runs the node's work in the background, once the transaction that reserved it has committed. */
+    public void start(UUID node) {
+        onNewContext(node, () -> Panache.withTransaction(() -> NodeEntity.<NodeEntity>findById(node)
+                .flatMap(entity -> {
+                    if (entity == null || !conductor.name().equals(entity.reservation)) {
+                        return Uni.createFrom().nullItem(); // taken over or deleted meanwhile
+                    }
+                    NodeChange change = new NodeChange(entity, null, conductor.name());
+                    drive(change);
+                    return change.announce().replaceWith(WorkPlan.dueAt(entity));
+                })), "work");
+    }
+
+    /**
+     * Advances a reserved node in a working state as far as it can go now. Ends with the node released, either
+     * in the operation's end state, a failed state, or parked in the wait state with the call-back time set.
+     */
+    void drive(NodeChange change) {
+        NodeEntity node = change.node();
+        HardwareDriver driver = Drivers.get(node.driver);
+        while (true) {
+            ProvisionState state = change.state();
+            Operation operation = Operation.of(state).orElseThrow();
+            if (state == ProvisionState.VERIFYING) {
+                List<String> problems = driver.validateDriverInfo(node.driverInfo);
+                if (!problems.isEmpty()) {
+                    fail(change, "Failed to validate the driver_info of node " + node.uuid + ": " + String.join("; ", problems));
+                    return;
+                }
+            }
+            if (state == ProvisionState.CLEANING && node.driverInternalInfo.containsKey(WorkPlan.REQUESTED_CLEAN_STEPS)) {
+                ManualClean.Plan plan = ManualClean.resolve(
+                        ManualClean.parse((String) node.driverInternalInfo.get(WorkPlan.REQUESTED_CLEAN_STEPS)), driver);
+                if (!plan.ok()) {
+                    fail(change, plan.error()); // seed 001: no step runs when any of them is wrong
+                    return;
+                }
+                WorkPlan.start(node, plan.steps());
+                node.driverInternalInfo.put(WorkPlan.MANUAL_CLEAN, true);
+            }
+            PlannedStep step = WorkPlan.current(node);
+            if (step == null) {
+                ProvisionState next = finish(change, operation);
+                if (next == ProvisionState.CLEANING) { // tear-down done: clean before reuse
+                    prepareCleaning(node, null);
+                    continue;
+                }
+                return;
+            }
+            if (state == ProvisionState.CLEANING) {
+                node.cleanStep = step.toJson();
+            }
+            Duration takes = driver.duration(step.key(), node.driverInfo);
+            if (!takes.isZero() && operation.waiting().isPresent()) {
+                node.driverInternalInfo.put(WorkPlan.STEP_DUE_AT, System.currentTimeMillis() + takes.toMillis());
+                node.reservation = null; // wait states hold no reservation
+                change.fire(ProvisionEvent.WAIT);
+                return;
+            }
+            if (!runStep(change, driver, step)) {
+                return;
+            }
+        }
+    }
+
+    /** Runs one step on the hardware; false when it failed (and failed the node). */
+    private boolean runStep(NodeChange change, HardwareDriver driver, PlannedStep step) {
+        NodeEntity node = change.node();
+        FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
+        StepResult result = driver.run(step, node.driverInfo, hardware);
+        node.driverInternalInfo.put(FakeHardwareRecord.KEY, hardware.toJson());
+        node.powerState = hardware.powerState() == null ? node.powerState : hardware.powerState();
+        change.touched();
+        if (result instanceof StepResult.Failed failed) {
+            fail(change, "Step " + step.key() + " failed on node " + node.uuid + ": " + failed.error());
+            return false;
+        }
+        WorkPlan.advance(node);
+        return true;
+    }
+
+    private ProvisionState finish(NodeChange change, Operation operation) {
+        NodeEntity node = change.node();
+        boolean manual = WorkPlan.flag(node, WorkPlan.MANUAL_CLEAN);
+        WorkPlan.clear(node);
+        ProvisionState next = change.fire(operation.success(manual, node.retired));
+        if (next != ProvisionState.CLEANING) {
+            node.reservation = null;
+        }
+        return next;
+    }
+
+    /** Ends the operation in its failed state with {@code error} as last_error, and releases the node. */
+    void fail(NodeChange change, String error) {
+        NodeEntity node = change.node();
+        node.lastError = error;
+        WorkPlan.clear(node);
+        node.reservation = null;
+        change.fire(ProvisionEvent.FAIL);
+    }
+
+    /**
+     * The simulated hardware finished the step a parked node waits on (a ramdisk's call-back, in Ironic): take
+     * the node if it still waits for exactly that and nobody holds it, run the step, and carry on.
+     */
+    public Uni<Long> callBack(UUID uuid) {
+        return Panache.withTransaction(() -> Reservations.claimWaiting(uuid, conductor.name())
+                .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
+                        .flatMap(node -> {
+                            NodeChange change = new NodeChange(node, null, conductor.name());
+                            resume(change);
+                            return change.announce().replaceWith(WorkPlan.dueAt(node));
+                        })));
+    }
+
+    private void resume(NodeChange change) {
+        NodeEntity node = change.node();
+        Operation operation = Operation.of(change.state()).orElseThrow();
+        HardwareDriver driver = Drivers.get(node.driver);
+        node.driverInternalInfo.remove(WorkPlan.STEP_DUE_AT);
+        PlannedStep step = WorkPlan.current(node);
+        if (step != null && !runStep(change, driver, step)) {
+            return;
+        }
+        if (WorkPlan.flag(node, WorkPlan.ABORT_AFTER)) {
+            // An abort asked for during a step that could not be interrupted takes effect now it is over.
+            String error = "By request, the clean operation was aborted for node " + node.uuid + " after step "
+                    + (step == null ? "?" : step.key()) + " finished.";
+            change.fire(operation.resume());
+            fail(change, error);
+            return;
+        }
+        ProvisionEvent resume = operation.resume();
+        if (resume == ProvisionEvent.RESUME) {
+            change.fire(resume);
+            drive(change);
+        } else {
+            WorkPlan.clear(node);
+            node.reservation = null;
+            change.fire(resume);
+        }
+    }
+
+    /** Schedules the call-back of a node parked until {@code dueAt} (epoch millis) on this conductor. */
+    public void scheduleCallBack(UUID node, Long dueAt) {
+        if (dueAt == null) {
+            return;
+        }
+        long delay = Math.max(1, dueAt - System.currentTimeMillis());
+        vertx.setTimer(delay, id -> onNewContext(node, () -> callBack(node), "call-back"));
+    }
+
+    /** Runs {@code work} on a fresh Vert.x context (Hibernate Reactive binds its session to one), then follows up. */
+    void onNewContext(UUID node, Supplier<Uni<Long>> work, String what) {
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        context.runOnContext(v -> work.get().subscribe().with(dueAt -> {
+            relay.wakeUp();
+            if (dueAt != null) {
+                scheduleCallBack(node, dueAt);
+            }
+        }, failure -> LOG.warnf("%s of node %s failed; restart or takeover recovers it: %s", what, node, failure.toString())));
+    }
+}

@@ -1,0 +1,43 @@
+package io.ironflow.conductor.work;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import java.util.UUID;
+
+/**
+ * Node reservations, taken as Ironic takes them: one conditional UPDATE, so of two conductors racing for a
+ * node exactly one gets it. Run inside the caller's transaction, before the node is loaded.
+ */
+final class Reservations {
+
+    private Reservations() {
+    }
+
+    /** Takes a free node. */
+    static Uni<Boolean> claim(UUID node, String conductor) {
+        return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL", conductor, node);
+    }
+
+    /** Takes a node from a conductor that is gone. */
+    static Uni<Boolean> claimFrom(UUID node, String deadConductor, String conductor) {
+        return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation = ?3", conductor, node, deadConductor);
+    }
+
+    /** Takes a free node parked in a wait state whose step is due. */
+    static Uni<Boolean> claimWaiting(UUID node, String conductor) {
+        return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL"
+                + " AND provision_state IN ('clean wait', 'wait call-back', 'inspect wait', 'rescue wait')"
+                + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?3",
+                conductor, node, System.currentTimeMillis());
+    }
+
+    private static Uni<Boolean> update(String sql, Object... parameters) {
+        return Panache.getSession().flatMap(session -> {
+            var query = session.createNativeQuery(sql);
+            for (int i = 0; i < parameters.length; i++) {
+                query.setParameter(i + 1, parameters[i]);
+            }
+            return query.executeUpdate();
+        }).map(rows -> rows == 1);
+    }
+}

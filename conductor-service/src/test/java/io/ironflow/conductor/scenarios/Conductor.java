@@ -1,0 +1,142 @@
+package io.ironflow.conductor.scenarios;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.DeleteNode;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.UpdateNode;
+import io.ironflow.schemas.Topic;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Drives a conductor through Kafka only, as an operator's tools would through the API: each call sends one
+ * intent and waits for its result; node rows are read straight from PostgreSQL.
+ */
+final class Conductor implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final KafkaTestClient kafka;
+    private final String jdbcUrl;
+
+    Conductor(String bootstrapServers, String registryUrl, String jdbcUrl) {
+        this.kafka = new KafkaTestClient(bootstrapServers, registryUrl);
+        this.jdbcUrl = jdbcUrl;
+    }
+
+    String create(Map<String, Object> driverInfo) {
+        String uuid = UUID.randomUUID().toString();
+        IntentResult result = send(uuid, CreateNode.newBuilder().setDriver("fake-hardware").setDriverInfo(json(driverInfo)).build());
+        assertEquals(201, result.getCode(), result.getErrorMessage());
+        return uuid;
+    }
+
+    IntentResult provision(String uuid, String target) {
+        return send(uuid, ProvisionAction.newBuilder().setTarget(target).build());
+    }
+
+    IntentResult clean(String uuid, String cleanStepsJson) {
+        return send(uuid, ProvisionAction.newBuilder().setTarget("clean").setCleanSteps(cleanStepsJson).build());
+    }
+
+    IntentResult rescue(String uuid, String password) {
+        return send(uuid, ProvisionAction.newBuilder().setTarget("rescue").setRescuePassword(password).build());
+    }
+
+    IntentResult power(String uuid, String target) {
+        return send(uuid, ChangePowerState.newBuilder().setTarget(target).build());
+    }
+
+    IntentResult maintenance(String uuid, boolean on, String reason) {
+        return send(uuid, SetMaintenance.newBuilder().setMaintenance(on).setReason(reason).build());
+    }
+
+    IntentResult patch(String uuid, String patchJson) {
+        return send(uuid, UpdateNode.newBuilder().setPatch(patchJson).build());
+    }
+
+    IntentResult delete(String uuid) {
+        return send(uuid, new DeleteNode());
+    }
+
+    /** Sends a verb that must be accepted, then waits for the node to come to rest in {@code state}. */
+    void drive(String uuid, String target, String state) {
+        IntentResult result = provision(uuid, target);
+        assertEquals(202, result.getCode(), target + ": " + result.getErrorMessage());
+        awaitState(uuid, state);
+    }
+
+    IntentResult send(String uuid, Object command) {
+        NodeIntent intent = NodeIntent.newBuilder()
+                .setIntentId(UUID.randomUUID().toString())
+                .setNodeUuid(uuid)
+                .setRequester("test")
+                .setRequestedAt(Instant.now())
+                .setCommand(command)
+                .build();
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
+        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                        records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intent.getIntentId())))
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intent.getIntentId()))
+                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intent.getIntentId()));
+    }
+
+    void awaitState(String uuid, String state) {
+        await().atMost(WAIT).untilAsserted(() -> assertEquals(state, column(uuid, "provision_state"),
+                "last_error: " + column(uuid, "last_error")));
+    }
+
+    /** Every transition announced for the node, in order. */
+    List<NodeEvent> events(String uuid, int atLeast) {
+        return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT,
+                        records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= atLeast)
+                .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
+    }
+
+    String column(String uuid, String expression) throws SQLException {
+        return query("SELECT " + expression + " FROM nodes WHERE uuid = '" + uuid + "'");
+    }
+
+    String query(String sql) throws SQLException {
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
+                var rs = connection.createStatement().executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    void execute(String sql) throws SQLException {
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow")) {
+            connection.createStatement().execute(sql);
+        }
+    }
+
+    static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        kafka.close();
+    }
+}
