@@ -36,7 +36,10 @@ public class IntentGateway {
         this.timeout = timeout;
     }
 
-    /** Sends {@code command} for the node and answers with the conductor's result. */
+    /**
+     * Sends {@code command} for the node and answers with the conductor's result when it accepted the command.
+     * A refusal fails with the conductor's code and message, which leave as Ironic's error body.
+     */
     public Uni<IntentResult> submit(String nodeUuid, Object command, String requester) {
         NodeIntent intent = NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
@@ -54,10 +57,19 @@ public class IntentGateway {
                 .onFailure().transform(e -> ApiError.unavailable("Cannot queue the request for node " + nodeUuid
                         + ": the message broker did not accept it (" + e.getMessage() + ")."))
                 .flatMap(sent -> Uni.createFrom().completionStage(answer))
+                .map(IntentGateway::accepted)
                 .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
                         + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
                         + " s. It stays queued and is applied when a conductor is available; please retry later."))
                 .eventually(() -> pending.remove(intentId));
+    }
+
+    private static IntentResult accepted(IntentResult result) {
+        if (!result.getAccepted()) {
+            throw new ApiError(result.getCode(), result.getErrorMessage() != null ? result.getErrorMessage()
+                    : "The conductor refused request " + result.getIntentId() + " (" + result.getCode() + ").");
+        }
+        return result;
     }
 
     @Incoming("intent-results")

@@ -1,8 +1,9 @@
 package io.ironflow.api.nodes;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import static io.ironflow.api.nodes.JsonBody.invalid;
+import static io.ironflow.api.nodes.JsonBody.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.CreateNode;
@@ -16,21 +17,12 @@ import java.util.UUID;
  */
 record CreateNodeRequest(String uuid, CreateNode command) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> STRING_FIELDS =
             Set.of("name", "resource_class", "owner", "lessee", "description", "conductor_group", "uuid");
     private static final Set<String> DICT_FIELDS = Set.of("driver_info", "properties", "extra", "instance_info");
 
     static CreateNodeRequest parse(String body) {
-        JsonNode json;
-        try {
-            json = JSON.readTree(body == null ? "" : body);
-        } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("The request body is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (!(json instanceof ObjectNode node)) {
-            throw ApiError.badRequest("The request body must be a JSON object describing the node.");
-        }
+        ObjectNode node = JsonBody.object(body, "the node");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String field = names.next();
             JsonNode value = node.get(field);
@@ -51,11 +43,11 @@ record CreateNodeRequest(String uuid, CreateNode command) {
                     throw invalid(field, value, "a boolean");
                 }
             } else {
-                throw ApiError.badRequest("Unknown attribute for node: '" + field + "'.");
+                throw JsonBody.unknown(field, "node");
             }
         }
         if (!node.hasNonNull("driver") || node.get("driver").asText().isBlank()) {
-            throw ApiError.badRequest("Invalid input for field/attribute driver. Value: None. Mandatory field missing.");
+            throw JsonBody.missing("driver");
         }
         String uuid = text(node, "uuid");
         if (uuid == null) {
@@ -78,15 +70,6 @@ record CreateNodeRequest(String uuid, CreateNode command) {
                 .setConductorGroup(node.hasNonNull("conductor_group") ? node.get("conductor_group").asText() : "")
                 .build();
         return new CreateNodeRequest(uuid.toLowerCase(), command);
-    }
-
-    private static ApiError invalid(String field, JsonNode value, String expected) {
-        return ApiError.badRequest("Invalid input for field/attribute " + field + ". Value: " + value
-                + ". Expected " + expected + ".");
-    }
-
-    private static String text(ObjectNode node, String field) {
-        return node.hasNonNull(field) ? node.get(field).asText() : null;
     }
 
     private static String dict(ObjectNode node, String field) {

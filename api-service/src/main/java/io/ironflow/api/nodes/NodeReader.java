@@ -1,5 +1,6 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.NodeSnapshot;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -34,6 +35,16 @@ public class NodeReader {
         String sql = "SELECT " + COLUMNS + " FROM nodes WHERE " + (uuid != null ? "uuid = $1" : "name = $1");
         return client.preparedQuery(sql).execute(Tuple.of(uuid != null ? uuid : ident))
                 .map(rows -> rows.iterator().hasNext() ? toSnapshot(rows.iterator().next()) : null);
+    }
+
+    /** The node with this uuid or name; an unknown one fails with Ironic's 404. Every /v1/nodes/{ident} path uses it. */
+    public Uni<NodeSnapshot> require(String ident) {
+        return find(ident).map(node -> {
+            if (node == null) {
+                throw ApiError.notFound("Node " + ident + " could not be found.");
+            }
+            return node;
+        });
     }
 
     /** Up to {@code limit} nodes after {@code marker} (a uuid), in uuid order. */

@@ -2,12 +2,15 @@ package io.ironflow.api.nodes;
 
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.intents.IntentGateway;
+import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeSnapshot;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -24,7 +27,11 @@ import java.util.UUID;
 import java.util.function.BiFunction;
 import org.jboss.resteasy.reactive.RestResponse;
 
-/** The node resource of Ironic's API v1. Reads come from the node table; writes are intents to the conductor. */
+/**
+ * The node resource of Ironic's API v1. Reads come from the node table; writes are intents to the conductor.
+ * PATCH and DELETE of /v1/nodes/{ident} live here rather than in a class of their own: a second root resource
+ * on /v1/nodes/{ident} would compete with this one for GET /v1/nodes/{ident} and /v1/nodes/detail.
+ */
 @Path("/v1/nodes")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodesResource {
@@ -34,10 +41,12 @@ public class NodesResource {
 
     private final IntentGateway intents;
     private final NodeReader reader;
+    private final NodeCommands commands;
 
-    NodesResource(IntentGateway intents, NodeReader reader) {
+    NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands) {
         this.intents = intents;
         this.reader = reader;
+        this.commands = commands;
     }
 
     @POST
@@ -49,9 +58,6 @@ public class NodesResource {
     }
 
     private static RestResponse<Map<String, Object>> created(IntentResult result, URI base) {
-        if (!result.getAccepted()) {
-            throw new ApiError(result.getCode(), result.getErrorMessage());
-        }
         return RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                 .location(URI.create(base + "v1/nodes/" + result.getNode().getUuid()))
                 .entity(NodeDocument.full(result.getNode(), base))
@@ -61,12 +67,22 @@ public class NodesResource {
     @GET
     @Path("/{ident}")
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @Context UriInfo uri) {
-        return reader.find(ident).map(node -> {
-            if (node == null) {
-                throw ApiError.notFound("Node " + ident + " could not be found.");
-            }
-            return NodeDocument.full(node, uri.getBaseUri());
-        });
+        return reader.require(ident).map(node -> NodeDocument.full(node, uri.getBaseUri()));
+    }
+
+    /** RFC 6902 JSON Patch; Ironic answers with the node as it is after the change. */
+    @PATCH
+    @Path("/{ident}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
+        NodePatchRequest request = NodePatchRequest.parse(body);
+        return commands.send(ident, request.command()).map(result -> NodeDocument.full(result.getNode(), uri.getBaseUri()));
+    }
+
+    @DELETE
+    @Path("/{ident}")
+    public Uni<RestResponse<Void>> delete(@PathParam("ident") String ident) {
+        return commands.send(ident, DeleteNode.newBuilder().build()).map(result -> RestResponse.noContent());
     }
 
     @GET

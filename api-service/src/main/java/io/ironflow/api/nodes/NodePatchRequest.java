@@ -1,0 +1,57 @@
+package io.ironflow.api.nodes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironflow.api.errors.ApiError;
+import io.ironflow.events.UpdateNode;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * The body of {@code PATCH /v1/nodes/{ident}}: an RFC 6902 JSON Patch, checked for shape as Ironic's
+ * JSONPATCH_SCHEMA does. Which paths may be written, and when, is the conductor's decision.
+ */
+record NodePatchRequest(UpdateNode command) {
+
+    // Ironic accepts only these three operations (no move, copy or test).
+    private static final Set<String> OPS = Set.of("add", "remove", "replace");
+    private static final Set<String> MEMBERS = Set.of("op", "path", "value");
+
+    static NodePatchRequest parse(String body) {
+        if (!(JsonBody.parse(body) instanceof ArrayNode patch) || patch.isEmpty()) {
+            throw ApiError.badRequest("The request body must be a non-empty JSON Patch (RFC 6902) array of operations.");
+        }
+        for (JsonNode operation : patch) {
+            check(operation);
+        }
+        return new NodePatchRequest(UpdateNode.newBuilder().setPatch(patch.toString()).build());
+    }
+
+    private static void check(JsonNode operation) {
+        if (!(operation instanceof ObjectNode op)) {
+            throw ApiError.badRequest("Invalid patch operation " + operation + ": each operation must be a JSON object.");
+        }
+        JsonNode name = op.get("op");
+        if (name == null || !name.isTextual()) {
+            throw ApiError.badRequest("Invalid patch operation " + op + ": 'op' must be one of add, remove, replace.");
+        }
+        if (!OPS.contains(name.asText())) {
+            throw ApiError.badRequest("Invalid patch operation " + op + ": the operation '" + name.asText()
+                    + "' is not supported; use add, remove or replace.");
+        }
+        for (Iterator<String> names = op.fieldNames(); names.hasNext(); ) {
+            String member = names.next();
+            if (!MEMBERS.contains(member)) { // Ironic's schema has additionalProperties: false
+                throw ApiError.badRequest("Invalid patch operation " + op + ": unknown member '" + member + "'.");
+            }
+        }
+        JsonNode path = op.get("path");
+        if (path == null || !path.isTextual() || !path.asText().startsWith("/")) {
+            throw ApiError.badRequest("Invalid patch operation " + op + ": 'path' must be a string starting with '/'.");
+        }
+        if (!name.asText().equals("remove") && !op.has("value")) {
+            throw ApiError.badRequest("Invalid patch operation " + op + ": '" + name.asText() + "' needs a 'value'.");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.ironflow.api.nodes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironflow.api.errors.ApiError;
+import io.ironflow.events.ProvisionAction;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * The body of {@code PUT /v1/nodes/{ident}/states/provision}, checked for shape only. Whether the verb exists,
+ * fits the node's state, or goes with the clean steps or rescue password given is the conductor's decision, so
+ * every sender of intents meets the same rules.
+ */
+record ProvisionStateRequest(ProvisionAction command) {
+
+    private static final Set<String> FIELDS =
+            Set.of("target", "clean_steps", "rescue_password", "configdrive", "disable_ramdisk");
+    // Ironic takes these; Ironflow does not implement deploy/service steps or runbooks yet.
+    private static final Set<String> NOT_SUPPORTED = Set.of("deploy_steps", "service_steps", "runbook");
+
+    static ProvisionStateRequest parse(String body) {
+        ObjectNode node = JsonBody.object(body, "the provision state change");
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            if (NOT_SUPPORTED.contains(field)) {
+                throw ApiError.badRequest("\"" + field + "\" is not supported by Ironflow.");
+            }
+            if (!FIELDS.contains(field)) {
+                throw JsonBody.unknown(field, "provision state change");
+            }
+        }
+        JsonNode cleanSteps = node.get("clean_steps");
+        if (cleanSteps != null && !cleanSteps.isNull() && !cleanSteps.isArray()) {
+            throw JsonBody.invalid("clean_steps", cleanSteps, "a JSON array of clean steps");
+        }
+        JsonNode disableRamdisk = node.get("disable_ramdisk");
+        if (disableRamdisk != null && !disableRamdisk.isNull() && !disableRamdisk.isBoolean()) {
+            throw JsonBody.invalid("disable_ramdisk", disableRamdisk, "a boolean");
+        }
+        return new ProvisionStateRequest(ProvisionAction.newBuilder()
+                .setTarget(JsonBody.requiredText(node, "target"))
+                // The steps go to the conductor as given: it validates them against the driver's catalogue.
+                .setCleanSteps(cleanSteps == null || cleanSteps.isNull() ? null : cleanSteps.toString())
+                .setRescuePassword(JsonBody.optionalText(node, "rescue_password"))
+                .setConfigDrive(configDrive(node.get("configdrive")))
+                .setDisableRamdisk(disableRamdisk == null || disableRamdisk.isNull() ? null : disableRamdisk.asBoolean())
+                .build());
+    }
+
+    /** Ironic takes a config drive as a (gzipped, base64) string or as an object to build one from. */
+    private static String configDrive(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (value.isTextual()) {
+            return value.asText();
+        }
+        if (value.isObject()) {
+            return value.toString();
+        }
+        throw JsonBody.invalid("configdrive", value, "a string or a JSON object");
+    }
+}

@@ -1,0 +1,69 @@
+package io.ironflow.api;
+
+import io.ironflow.deploy.infra.EmbeddedPostgresServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The conductor owns the node table; no conductor runs in these tests, so they migrate the database with the
+ * conductor's own Flyway scripts (from its source tree, so they are never a copy) and write rows as it would.
+ */
+final class NodeTable {
+
+    private static final Path MIGRATIONS = Path.of("../conductor-service/src/main/resources/db/migration");
+    private static final String OWNER = EmbeddedPostgresServer.OWNER;
+
+    private NodeTable() {
+    }
+
+    /** Idempotent: Flyway applies only what is missing. */
+    static void migrate(String jdbcUrl) {
+        if (!Files.isDirectory(MIGRATIONS)) {
+            throw new IllegalStateException("conductor migrations not found at " + MIGRATIONS.toAbsolutePath());
+        }
+        Flyway.configure().dataSource(jdbcUrl, OWNER, OWNER)
+                .locations("filesystem:" + MIGRATIONS.toAbsolutePath())
+                .load().migrate();
+    }
+
+    /** A node row as the conductor writes one; answers its uuid. */
+    static String insert(String jdbcUrl, Row row) {
+        String uuid = UUID.randomUUID().toString();
+        String sql = "INSERT INTO nodes (uuid, name, driver, provision_state, target_provision_state, power_state, "
+                + "target_power_state, last_error, reservation, revision, created_at, provision_updated_at) "
+                + "VALUES (?, ?, 'fake-hardware', ?, ?, ?, ?, ?, ?, 1, now(), ?)";
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+                PreparedStatement s = c.prepareStatement(sql)) {
+            s.setObject(1, UUID.fromString(uuid));
+            s.setString(2, row.name());
+            s.setString(3, row.provisionState());
+            s.setString(4, row.targetProvisionState());
+            s.setString(5, row.powerState());
+            s.setString(6, row.targetPowerState());
+            s.setString(7, row.lastError());
+            s.setString(8, row.reservation());
+            s.setTimestamp(9, row.provisionUpdatedAt() == null ? null : Timestamp.from(row.provisionUpdatedAt()));
+            s.executeUpdate();
+            return uuid;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot insert a node row", e);
+        }
+    }
+
+    record Row(String name, String provisionState, String targetProvisionState, String powerState,
+            String targetPowerState, String lastError, String reservation, Instant provisionUpdatedAt) {
+
+        /** A named node enrolled and powered off, nothing in flight. */
+        static Row named(String name) {
+            return new Row(name, "enroll", null, "power off", null, null, null, null);
+        }
+    }
+}

@@ -1,0 +1,336 @@
+package io.ironflow.api;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.DeleteNode;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.UpdateNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The node verbs on real Kafka, registry and PostgreSQL, with {@link FakeConductor} answering intents in the
+ * conductor's place: what the API refuses by itself (404, 400, nothing sent), and how it maps the conductor's
+ * answers to Ironic's (202 + Location, 200, 204, refusals with the conductor's code). The infrastructure is the
+ * module's global test resource, declared on {@link NodeWritesWithoutConductorTest}.
+ */
+@QuarkusTest
+class NodeVerbsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static FakeConductor conductor;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
+    String registryUrl;
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String jdbcUrl;
+
+    @BeforeEach
+    void tableConductorAndReadiness() {
+        if (conductor == null) {
+            NodeTable.migrate(jdbcUrl);
+            conductor = new FakeConductor(bootstrapServers, registryUrl);
+        }
+        // Only a ready API is sure to read the results of what it sends.
+        await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 200);
+    }
+
+    @AfterAll
+    static void stopConductor() throws InterruptedException {
+        if (conductor != null) {
+            conductor.close();
+            conductor = null;
+        }
+    }
+
+    // ---- refused by the API itself
+
+    static Stream<Arguments> everyEndpoint() {
+        return Stream.of(
+                Arguments.of("GET", "/states", null),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"manage\"}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": \"power on\"}"),
+                Arguments.of("PUT", "/maintenance", "{\"reason\": \"r\"}"),
+                Arguments.of("DELETE", "/maintenance", null),
+                Arguments.of("PATCH", "", "[{\"op\": \"replace\", \"path\": \"/extra/a\", \"value\": 1}]"),
+                Arguments.of("DELETE", "", null),
+                Arguments.of("GET", "", null));
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyEndpoint")
+    void anUnknownNodeIs404OnEveryEndpointAndSendsNothing(String method, String path, String body) throws Exception {
+        int before = conductor.intentsRead();
+        for (String ident : List.of("no-such-node", "0b6e2a4c-1f7e-4c1a-9d55-7d3f1c2b9a10")) {
+            Response response = request(body).request(method, "/v1/nodes/" + ident + path);
+            assertEquals(404, response.statusCode(), response.asString());
+            assertEquals("Node " + ident + " could not be found.", fault(response).get("faultstring").asText());
+        }
+        assertEquals(before, conductor.intentsRead());
+    }
+
+    static Stream<Arguments> malformedBodies() {
+        return Stream.of(
+                Arguments.of("PUT", "/states/provision", "{\"target\": "),
+                Arguments.of("PUT", "/states/provision", ""),
+                Arguments.of("PUT", "/states/provision", "[]"),
+                Arguments.of("PUT", "/states/provision", "{}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": null}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": 7}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"manage\", \"bogus\": 1}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"clean\", \"clean_steps\": {}}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"rescue\", \"rescue_password\": 5}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"active\", \"configdrive\": 5}"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"clean\", \"disable_ramdisk\": \"yes\"}"),
+                Arguments.of("PUT", "/states/power", "{"),
+                Arguments.of("PUT", "/states/power", "{\"timeout\": 5}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": [\"power on\"]}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": \"power on\", \"timeout\": 0}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": \"power on\", \"timeout\": 1.5}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": \"power on\", \"timeout\": \"5\"}"),
+                Arguments.of("PUT", "/states/power", "{\"target\": \"power on\", \"bogus\": 1}"),
+                Arguments.of("PUT", "/maintenance", "{"),
+                Arguments.of("PUT", "/maintenance", "[]"),
+                Arguments.of("PUT", "/maintenance", "{\"reason\": 5}"),
+                Arguments.of("PUT", "/maintenance", "{\"why\": \"x\"}"),
+                Arguments.of("PATCH", "", "["),
+                Arguments.of("PATCH", "", ""),
+                Arguments.of("PATCH", "", "{}"),
+                Arguments.of("PATCH", "", "[]"),
+                Arguments.of("PATCH", "", "[1]"),
+                Arguments.of("PATCH", "", "[{\"path\": \"/extra/a\", \"value\": 1}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"delete\", \"path\": \"/extra/a\"}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"replace\", \"path\": \"extra/a\", \"value\": 1}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"replace\", \"path\": 7, \"value\": 1}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"add\", \"path\": \"/extra/a\"}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"remove\", \"path\": \"/extra/a\", \"bogus\": 1}]"),
+                Arguments.of("PATCH", "", "[{\"op\": \"remove\", \"path\": \"/extra/a\"}, {\"op\": \"replace\", \"path\": \"/name\"}]"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("malformedBodies")
+    void malformedBodiesAre400AndSendNothing(String method, String path, String body) throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "enroll")));
+        Response response = request(body).request(method, "/v1/nodes/" + uuid + path);
+        assertEquals(400, response.statusCode(), response.asString());
+        JsonNode fault = fault(response);
+        assertEquals("Client", fault.get("faultcode").asText());
+        assertTrue(fault.has("debuginfo"));
+        assertTrue(!fault.get("faultstring").asText().isBlank());
+        // The fake conductor reads every intent before it answers, and the API waits for that answer before it
+        // responds: had anything been published, it would be in this list already.
+        assertEquals(List.of(), conductor.intentsFor(uuid));
+    }
+
+    @Test
+    void whatIronicDoesNotTakeIsRefusedSayingSo() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        for (String field : List.of("deploy_steps", "service_steps", "runbook")) {
+            Response response = request("{\"target\": \"deploy\", \"" + field + "\": []}")
+                    .put("/v1/nodes/" + uuid + "/states/provision");
+            assertEquals(400, response.statusCode(), response.asString());
+            assertTrue(fault(response).get("faultstring").asText().contains("\"" + field + "\" is not supported"));
+        }
+        for (String op : List.of("move", "copy", "test")) {
+            Response response = request("[{\"op\": \"" + op + "\", \"from\": \"/extra/a\", \"path\": \"/extra/b\", \"value\": 1}]")
+                    .patch("/v1/nodes/" + uuid);
+            assertEquals(400, response.statusCode(), response.asString());
+            assertTrue(fault(response).get("faultstring").asText().contains("'" + op + "' is not supported"),
+                    response.asString());
+        }
+        assertEquals(List.of(), conductor.intentsFor(uuid));
+    }
+
+    // ---- the conductor's answers, mapped
+
+    @Test
+    void anAcceptedProvisionVerbIs202WithTheStatesLocationAndTheBodyAsGiven() throws Exception {
+        String name = "prov-" + System.nanoTime();
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(name));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "cleaning")));
+        String steps = "[{\"interface\":\"deploy\",\"step\":\"erase_devices\",\"args\":{\"x\":1}}]";
+        Response response = request("{\"target\": \"clean\", \"clean_steps\": " + steps
+                + ", \"configdrive\": {\"meta_data\": {\"k\": \"v\"}}, \"disable_ramdisk\": true}")
+                .put("/v1/nodes/" + name + "/states/provision"); // by name: the intent still goes by uuid
+        assertEquals(202, response.statusCode(), response.asString());
+        assertEquals("", response.asString());
+        assertTrue(response.header("Location").endsWith("/v1/nodes/" + uuid + "/states"), response.header("Location"));
+
+        NodeIntent intent = single(uuid);
+        assertEquals("anonymous", intent.getRequester());
+        ProvisionAction action = (ProvisionAction) intent.getCommand();
+        assertEquals("clean", action.getTarget());
+        assertEquals(JSON.readTree(steps), JSON.readTree(action.getCleanSteps()));
+        assertEquals(JSON.readTree("{\"meta_data\": {\"k\": \"v\"}}"), JSON.readTree(action.getConfigDrive()));
+        assertEquals(true, action.getDisableRamdisk());
+        assertNull(action.getRescuePassword());
+    }
+
+    @Test
+    void anyVerbIsTheConductorsToJudge() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "enroll")));
+        Response response = request("{\"target\": \"frobnicate\", \"rescue_password\": \"\", \"configdrive\": \"H4sI\"}")
+                .put("/v1/nodes/" + uuid + "/states/provision");
+        assertEquals(202, response.statusCode(), response.asString());
+        ProvisionAction action = (ProvisionAction) single(uuid).getCommand();
+        assertEquals("frobnicate", action.getTarget());
+        assertEquals("", action.getRescuePassword());
+        assertEquals("H4sI", action.getConfigDrive());
+        assertNull(action.getCleanSteps());
+        assertNull(action.getDisableRamdisk());
+    }
+
+    @Test
+    void anAcceptedPowerChangeIs202WithTheStatesLocation() {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "enroll")));
+        Response response = request("{\"target\": \"power on\", \"timeout\": 30}").put("/v1/nodes/" + uuid + "/states/power");
+        assertEquals(202, response.statusCode(), response.asString());
+        assertEquals("", response.asString());
+        assertTrue(response.header("Location").endsWith("/v1/nodes/" + uuid + "/states"), response.header("Location"));
+        ChangePowerState command = (ChangePowerState) single(uuid).getCommand();
+        assertEquals("power on", command.getTarget());
+        assertEquals(30, command.getTimeoutSeconds());
+    }
+
+    @Test
+    void maintenanceIsSetWithOrWithoutAReasonAndClearedWith202() {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "enroll")));
+        assertEquals(202, request("{\"reason\": \"disk swap\"}").put("/v1/nodes/" + uuid + "/maintenance").statusCode());
+        assertEquals(202, given().put("/v1/nodes/" + uuid + "/maintenance").statusCode());
+        Response cleared = given().delete("/v1/nodes/" + uuid + "/maintenance");
+        assertEquals(202, cleared.statusCode(), cleared.asString());
+        assertEquals("", cleared.asString());
+        List<SetMaintenance> commands = conductor.intentsFor(uuid).stream()
+                .map(intent -> (SetMaintenance) intent.getCommand()).toList();
+        assertEquals(List.of(
+                SetMaintenance.newBuilder().setMaintenance(true).setReason("disk swap").build(),
+                SetMaintenance.newBuilder().setMaintenance(true).setReason(null).build(),
+                SetMaintenance.newBuilder().setMaintenance(false).setReason(null).build()), commands);
+    }
+
+    @Test
+    void anAcceptedPatchIs200WithTheNodeTheConductorAnswered() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        NodeSnapshot after = NodeSnapshot.newBuilder(snapshot(uuid, "enroll")).setExtra("{\"rack\": \"r1\"}").build();
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, after));
+        String patch = "[{\"op\": \"add\", \"path\": \"/extra/rack\", \"value\": \"r1\"}, {\"op\": \"remove\", \"path\": \"/extra/old\"}]";
+        Response response = request(patch).patch("/v1/nodes/" + uuid);
+        assertEquals(200, response.statusCode(), response.asString());
+        JsonNode node = JSON.readTree(response.asString());
+        assertEquals(uuid, node.get("uuid").asText());
+        assertEquals("r1", node.get("extra").get("rack").asText());
+        assertEquals(JSON.readTree(patch), JSON.readTree(((UpdateNode) single(uuid).getCommand()).getPatch()));
+    }
+
+    @Test
+    void anAcceptedDeleteIs204() {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, null));
+        Response response = given().delete("/v1/nodes/" + uuid);
+        assertEquals(204, response.statusCode(), response.asString());
+        assertEquals("", response.asString());
+        assertTrue(single(uuid).getCommand() instanceof DeleteNode);
+    }
+
+    @Test
+    void aRefusalIsIronicsErrorWithTheConductorsCodeAndMessage() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        String locked = "Node " + uuid + " is locked by host c1, please retry after the current operation is completed.";
+        conductor.answer(uuid, intent -> intent.getCommand() instanceof ProvisionAction
+                ? FakeConductor.refused(intent, 409, locked)
+                : FakeConductor.refused(intent, 400, "Invalid input for field/attribute target."));
+        Response conflict = request("{\"target\": \"manage\"}").put("/v1/nodes/" + uuid + "/states/provision");
+        assertEquals(409, conflict.statusCode(), conflict.asString());
+        assertEquals("Client", fault(conflict).get("faultcode").asText());
+        assertEquals(locked, fault(conflict).get("faultstring").asText());
+        Response invalid = request("{\"target\": \"power sideways\"}").put("/v1/nodes/" + uuid + "/states/power");
+        assertEquals(400, invalid.statusCode(), invalid.asString());
+        assertEquals("Invalid input for field/attribute target.", fault(invalid).get("faultstring").asText());
+    }
+
+    @Test
+    void theStatesDocumentComesFromTheNodeTable() throws Exception {
+        Instant changed = Instant.parse("2026-01-02T03:04:05.678Z");
+        String uuid = NodeTable.insert(jdbcUrl, new NodeTable.Row(null, "clean wait", "manageable", "power on",
+                "power off", "it broke", null, changed));
+        Response response = given().get("/v1/nodes/" + uuid + "/states");
+        assertEquals(200, response.statusCode(), response.asString());
+        JsonNode states = JSON.readTree(response.asString());
+        assertEquals(Set.of("console_enabled", "last_error", "power_state", "provision_state", "provision_updated_at",
+                "raid_config", "target_power_state", "target_provision_state", "target_raid_config"),
+                Set.copyOf(iterable(states)));
+        assertEquals(false, states.get("console_enabled").asBoolean());
+        assertEquals("it broke", states.get("last_error").asText());
+        assertEquals("power on", states.get("power_state").asText());
+        assertEquals("power off", states.get("target_power_state").asText());
+        assertEquals("clean wait", states.get("provision_state").asText());
+        assertEquals("manageable", states.get("target_provision_state").asText());
+        assertEquals("2026-01-02T03:04:05.678000+00:00", states.get("provision_updated_at").asText());
+        assertEquals(JSON.readTree("{}"), states.get("raid_config"));
+        assertEquals(JSON.readTree("{}"), states.get("target_raid_config"));
+    }
+
+    // ---- helpers
+
+    private static RequestSpecification request(String body) {
+        RequestSpecification request = given();
+        return body == null ? request : request.contentType("application/json").body(body);
+    }
+
+    private static NodeIntent single(String uuid) {
+        List<NodeIntent> intents = conductor.intentsFor(uuid);
+        assertEquals(1, intents.size(), intents.toString());
+        assertEquals(uuid, intents.get(0).getNodeUuid());
+        return intents.get(0);
+    }
+
+    private static NodeSnapshot snapshot(String uuid, String provisionState) {
+        return NodeSnapshot.newBuilder()
+                .setUuid(uuid)
+                .setRevision(2)
+                .setDriver("fake-hardware")
+                .setProvisionState(provisionState)
+                .setCreatedAt(Instant.now())
+                .build();
+    }
+
+    private static List<String> iterable(JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static JsonNode fault(Response response) throws Exception {
+        JsonNode body = JSON.readTree(response.asString());
+        return JSON.readTree(body.get("error_message").asText());
+    }
+}
