@@ -137,6 +137,37 @@ class LocalStackTest {
     }
 
     @Test
+    @Order(3)
+    void anOperatorDrivesTheNodeThroughTheVerbsOverRest() throws Exception {
+        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"verbs\"}");
+        assertEquals(201, created.statusCode(), created.body());
+        for (String[] step : new String[][] {{"manage", "manageable"}, {"provide", "available"}, {"active", "active"},
+                {"deleted", "available"}}) {
+            HttpResponse<String> accepted = put("/v1/nodes/verbs/states/provision", "{\"target\": \"" + step[0] + "\"}");
+            assertEquals(202, accepted.statusCode(), step[0] + ": " + accepted.body());
+            assertTrue(accepted.headers().firstValue("Location").orElseThrow().endsWith("/states"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            JsonNode states;
+            do {
+                states = JSON.readTree(get("/v1/nodes/verbs/states").body());
+                assertTrue(System.nanoTime() < deadline, "stuck: " + states);
+            } while (!(step[1].equals(states.get("provision_state").asText()) && states.get("target_provision_state").isNull()));
+        }
+        assertFault(put("/v1/nodes/verbs/states/provision", "{\"target\": \"unrescue\"}"), 400);
+        assertEquals(202, put("/v1/nodes/verbs/states/power", "{\"target\": \"power off\"}").statusCode());
+        assertEquals("power off", JSON.readTree(get("/v1/nodes/verbs").body()).get("power_state").asText());
+        HttpResponse<String> deleted = HTTP.send(HttpRequest.newBuilder(URI.create(stack.api() + "/v1/nodes/verbs")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, deleted.statusCode(), deleted.body());
+        assertFault(get("/v1/nodes/verbs"), 404);
+    }
+
+    private HttpResponse<String> put(String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(stack.api() + path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     @Order(4)
     void aConductorThatDoesNotAnswerGets503AndTheIntentAppliesWhenItComesBack() throws Exception {
         ProcessHandle conductor = stack.service("conductor-service");
