@@ -41,26 +41,23 @@ public final class Outbox {
         if (!DECODERS.containsKey(topic.topicName())) {
             throw new IllegalArgumentException("the outbox does not publish to " + topic);
         }
-        OutboxEvent row = new OutboxEvent();
-        row.id = UUID.randomUUID();
-        row.aggregatetype = "node";
-        row.aggregateid = nodeUuid;
-        row.type = topic.topicName();
-        row.payload = encode(value);
-        row.createdAt = Instant.now();
-        return row.persist();
+        return row(topic, nodeUuid, encode(value)).persist();
     }
 
     /** Adds a tombstone (a null value) for the node: on a compacted topic it removes the key. */
     public static Uni<OutboxEvent> tombstone(Topic topic, String nodeUuid) {
+        return row(topic, nodeUuid, null).persist();
+    }
+
+    private static OutboxEvent row(Topic topic, String nodeUuid, byte[] payload) {
         OutboxEvent row = new OutboxEvent();
         row.id = UUID.randomUUID();
         row.aggregatetype = "node";
         row.aggregateid = nodeUuid;
         row.type = topic.topicName();
-        row.payload = null;
+        row.payload = payload;
         row.createdAt = Instant.now();
-        return row.persist();
+        return row;
     }
 
     private static byte[] encode(SpecificRecordBase value) {

@@ -50,31 +50,25 @@ public final class NodeChange {
         node.provisionState = to.wire();
         node.targetProvisionState = to.targetOnEntry(node.targetProvisionState);
         node.provisionUpdatedAt = now;
-        events.add(NodeEvent.newBuilder()
-                .setEventId(UUID.randomUUID().toString())
-                .setNodeUuid(node.uuid.toString())
-                .setFromState(from.wire())
-                .setEvent(event.wire())
-                .setToState(to.wire())
-                .setIntentId(intentId)
-                .setConductor(conductor)
-                .setOccurredAt(now)
-                .build());
-        changed = true;
+        record(from.wire(), event.wire(), to.wire(), now);
         return to;
     }
 
     /** Records the node's enrollment: its first event has no state before it. */
     public void enrolled() {
+        record(null, "create", node.provisionState, node.createdAt);
+    }
+
+    private void record(String from, String event, String to, Instant at) {
         events.add(NodeEvent.newBuilder()
                 .setEventId(UUID.randomUUID().toString())
                 .setNodeUuid(node.uuid.toString())
-                .setFromState(null)
-                .setEvent("create")
-                .setToState(node.provisionState)
+                .setFromState(from)
+                .setEvent(event)
+                .setToState(to)
                 .setIntentId(intentId)
                 .setConductor(conductor)
-                .setOccurredAt(node.createdAt)
+                .setOccurredAt(at)
                 .build());
         changed = true;
     }

@@ -160,7 +160,7 @@ public final class Benchmark {
                 name = "schema registry";
             } else if (command.contains("io.ironflow.deploy.stack.LocalStack")) {
                 name = "launcher + Kafka";
-            } else if (command.contains("/bin/postgres") && !found.containsKey("postgres")) {
+            } else if (command.contains("/bin/postgres")) {
                 name = "postgres";
             }
             if (name == null) {
