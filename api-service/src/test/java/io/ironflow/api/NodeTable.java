@@ -58,6 +58,18 @@ final class NodeTable {
         }
     }
 
+    /** Sets one column of a node row, as a conductor's change would. */
+    static void set(String jdbcUrl, String uuid, String column, Object value) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+                PreparedStatement s = c.prepareStatement("UPDATE nodes SET " + column + " = ? WHERE uuid = ?")) {
+            s.setObject(1, value);
+            s.setObject(2, UUID.fromString(uuid));
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot update a node row", e);
+        }
+    }
+
     record Row(String name, String provisionState, String targetProvisionState, String powerState,
             String targetPowerState, String lastError, String reservation, Instant provisionUpdatedAt) {
 

@@ -1,6 +1,5 @@
 package io.ironflow.api;
 
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,7 +44,7 @@ class NodeWritesWithoutConductorTest {
             "{\"driver\": \"fake-hardware\", \"driver_info\": \"x\"}", "{\"driver\": \"fake-hardware\", \"bogus\": 1}",
             "{\"driver\": \"fake-hardware\", \"uuid\": \"not-a-uuid\"}"})
     void malformedBodiesAre400InIronicsShape(String body) throws Exception {
-        Response response = given().contentType("application/json").body(body).post("/v1/nodes");
+        Response response = Api.latest().contentType("application/json").body(body).post("/v1/nodes");
         assertEquals(400, response.statusCode(), response.asString());
         JsonNode fault = fault(response);
         assertEquals("Client", fault.get("faultcode").asText());
@@ -56,7 +55,7 @@ class NodeWritesWithoutConductorTest {
     @Test
     void aWriteNoConductorAnswersIs503AndTheIntentStaysQueued() throws Exception {
         String uuid = UUID.randomUUID().toString();
-        Response response = given().contentType("application/json")
+        Response response = Api.latest().contentType("application/json")
                 .body("{\"driver\": \"fake-hardware\", \"name\": \"queued\", \"uuid\": \"" + uuid + "\"}")
                 .post("/v1/nodes");
         assertEquals(503, response.statusCode(), response.asString());
@@ -77,14 +76,14 @@ class NodeWritesWithoutConductorTest {
 
     @Test
     void unknownPathsAnswerInIronicsShape() throws Exception {
-        Response response = given().get("/v1/no-such-thing");
+        Response response = Api.latest().get("/v1/no-such-thing");
         assertEquals(404, response.statusCode());
         assertEquals("Client", fault(response).get("faultcode").asText());
     }
 
     @Test
     void readinessCoversKafkaTheDatabaseAndTheResultsSubscription() {
-        given().get("/q/health/ready").then().statusCode(200)
+        Api.latest().get("/q/health/ready").then().statusCode(200)
                 .body(containsString("Kafka"))
                 .body(containsString("Reactive PostgreSQL"))
                 .body("checks.find { it.name == 'intent results subscription' }.status", equalTo("UP"));

@@ -6,6 +6,8 @@ import static io.ironflow.api.nodes.JsonBody.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.CreateNode;
 import java.util.Iterator;
 import java.util.Set;
@@ -21,10 +23,11 @@ record CreateNodeRequest(String uuid, CreateNode command) {
             Set.of("name", "resource_class", "owner", "lessee", "description", "conductor_group", "uuid");
     private static final Set<String> DICT_FIELDS = Set.of("driver_info", "properties", "extra", "instance_info");
 
-    static CreateNodeRequest parse(String body) {
+    static CreateNodeRequest parse(String body, ApiVersion version) {
         ObjectNode node = JsonBody.object(body, "the node");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String field = names.next();
+            Microversions.requireField(field, version);
             JsonNode value = node.get(field);
             if (field.equals("driver")) {
                 if (!value.isTextual()) {

@@ -3,12 +3,16 @@ package io.ironflow.api.nodes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.schemas.SecretFields;
 import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +22,21 @@ public final class NodeDocument {
 
     /** What {@code GET /v1/nodes} shows without {@code detail} (Ironic's _DEFAULT_RETURN_FIELDS). */
     static final List<String> SUMMARY_FIELDS =
-            List.of("instance_uuid", "maintenance", "power_state", "provision_state", "uuid", "name", "links");
+            List.of("instance_uuid", "maintenance", "power_state", "provision_state", "uuid", "name");
+
+    /** How a node's field is read from its snapshot; links need the API's base URI. */
+    private interface Field {
+        Object value(NodeSnapshot node, URI base);
+    }
+
+    /**
+     * Every field of a node, in the order Ironic's node-show-response lists them. Features Ironflow does not
+     * build show what Ironic shows for a node that does not use them (see docs/api-compat.md).
+     */
+    private static final Map<String, Field> TABLE = table();
+
+    /** Every field of a node, in rendering order. */
+    static final List<String> FIELDS = List.copyOf(TABLE.keySet());
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {
@@ -29,40 +47,77 @@ public final class NodeDocument {
     private NodeDocument() {
     }
 
-    public static Map<String, Object> full(NodeSnapshot node, URI base) {
+    private static Map<String, Field> table() {
+        Map<String, Field> t = new LinkedHashMap<>();
+        t.put("uuid", (n, b) -> n.getUuid());
+        t.put("name", (n, b) -> n.getName());
+        t.put("driver", (n, b) -> n.getDriver());
+        t.put("driver_info", (n, b) -> SecretFields.mask(dict(n.getDriverInfo())));
+        t.put("driver_internal_info", (n, b) -> Map.of()); // the conductor's internals stay private
+        t.put("properties", (n, b) -> dict(n.getProperties()));
+        t.put("extra", (n, b) -> dict(n.getExtra()));
+        t.put("instance_info", (n, b) -> dict(n.getInstanceInfo()));
+        t.put("instance_uuid", (n, b) -> n.getInstanceUuid());
+        t.put("chassis_uuid", (n, b) -> null); // Ironflow has no chassis
+        t.put("resource_class", (n, b) -> n.getResourceClass());
+        t.put("owner", (n, b) -> n.getOwner());
+        t.put("lessee", (n, b) -> n.getLessee());
+        t.put("description", (n, b) -> n.getDescription());
+        t.put("automated_clean", (n, b) -> n.getAutomatedClean());
+        t.put("conductor_group", (n, b) -> n.getConductorGroup());
+        t.put("conductor", (n, b) -> n.getConductor());
+        t.put("provision_state", (n, b) -> n.getProvisionState());
+        t.put("target_provision_state", (n, b) -> n.getTargetProvisionState());
+        t.put("power_state", (n, b) -> n.getPowerState());
+        t.put("target_power_state", (n, b) -> n.getTargetPowerState());
+        t.put("console_enabled", (n, b) -> false); // no consoles
+        t.put("maintenance", (n, b) -> n.getMaintenance());
+        t.put("maintenance_reason", (n, b) -> n.getMaintenanceReason());
+        t.put("fault", (n, b) -> null); // no periodic check sets a fault yet
+        t.put("retired", (n, b) -> n.getRetired());
+        t.put("retired_reason", (n, b) -> n.getRetiredReason());
+        t.put("protected", (n, b) -> false); // node protection is not built
+        t.put("protected_reason", (n, b) -> null);
+        t.put("last_error", (n, b) -> n.getLastError());
+        t.put("reservation", (n, b) -> n.getReservation());
+        t.put("clean_step", (n, b) -> n.getCleanStep() == null ? Map.of() : dict(n.getCleanStep()));
+        t.put("deploy_step", (n, b) -> Map.of()); // deploy steps are not built
+        t.put("raid_config", (n, b) -> Map.of());
+        t.put("target_raid_config", (n, b) -> Map.of());
+        t.put("traits", (n, b) -> List.of());
+        t.put("allocation_uuid", (n, b) -> null);
+        t.put("inspection_started_at", (n, b) -> null);
+        t.put("inspection_finished_at", (n, b) -> null);
+        t.put("created_at", (n, b) -> time(n.getCreatedAt()));
+        t.put("updated_at", (n, b) -> time(n.getUpdatedAt()));
+        t.put("provision_updated_at", (n, b) -> time(n.getProvisionUpdatedAt()));
+        t.put("links", (n, b) -> links(b, "nodes/" + n.getUuid()));
+        t.put("states", (n, b) -> links(b, "nodes/" + n.getUuid() + "/states"));
+        return Collections.unmodifiableMap(t);
+    }
+
+    /** The node as {@code GET /v1/nodes/{ident}} shows it at {@code version}: newer fields are left out. */
+    public static Map<String, Object> full(NodeSnapshot node, URI base, ApiVersion version) {
+        return render(node, base, version, FIELDS);
+    }
+
+    /** Only {@code fields} (Ironic's {@code ?fields=}, or the list's default), plus the node's links. */
+    public static Map<String, Object> only(NodeSnapshot node, URI base, ApiVersion version, List<String> fields) {
+        List<String> selected = new ArrayList<>(fields);
+        if (!selected.contains("links")) {
+            selected.add("links");
+        }
+        return render(node, base, version, selected);
+    }
+
+    private static Map<String, Object> render(NodeSnapshot node, URI base, ApiVersion version, List<String> fields) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("uuid", node.getUuid());
-        doc.put("name", node.getName());
-        doc.put("driver", node.getDriver());
-        doc.put("driver_info", SecretFields.mask(dict(node.getDriverInfo())));
-        doc.put("driver_internal_info", Map.of());
-        doc.put("properties", dict(node.getProperties()));
-        doc.put("extra", dict(node.getExtra()));
-        doc.put("instance_info", dict(node.getInstanceInfo()));
-        doc.put("instance_uuid", node.getInstanceUuid());
-        doc.put("resource_class", node.getResourceClass());
-        doc.put("owner", node.getOwner());
-        doc.put("lessee", node.getLessee());
-        doc.put("description", node.getDescription());
-        doc.put("automated_clean", node.getAutomatedClean());
-        doc.put("conductor_group", node.getConductorGroup());
-        doc.put("conductor", node.getConductor());
-        doc.put("provision_state", node.getProvisionState());
-        doc.put("target_provision_state", node.getTargetProvisionState());
-        doc.put("power_state", node.getPowerState());
-        doc.put("target_power_state", node.getTargetPowerState());
-        doc.put("maintenance", node.getMaintenance());
-        doc.put("maintenance_reason", node.getMaintenanceReason());
-        doc.put("retired", node.getRetired());
-        doc.put("retired_reason", node.getRetiredReason());
-        doc.put("last_error", node.getLastError());
-        doc.put("reservation", node.getReservation());
-        doc.put("clean_step", node.getCleanStep() == null ? Map.of() : dict(node.getCleanStep()));
-        doc.put("created_at", time(node.getCreatedAt()));
-        doc.put("updated_at", time(node.getUpdatedAt()));
-        doc.put("provision_updated_at", time(node.getProvisionUpdatedAt()));
-        doc.put("links", links(base, "nodes/" + node.getUuid()));
-        doc.put("states", links(base, "nodes/" + node.getUuid() + "/states"));
+        for (String field : fields) {
+            Field read = TABLE.get(field);
+            if (read != null && Microversions.shows(field, version)) {
+                doc.put(field, read.value(node, base));
+            }
+        }
         return doc;
     }
 
@@ -78,13 +133,6 @@ public final class NodeDocument {
         doc.put("target_power_state", node.getTargetPowerState());
         doc.put("target_provision_state", node.getTargetProvisionState());
         doc.put("target_raid_config", Map.of());
-        return doc;
-    }
-
-    public static Map<String, Object> summary(NodeSnapshot node, URI base) {
-        Map<String, Object> full = full(node, base);
-        Map<String, Object> doc = new LinkedHashMap<>();
-        SUMMARY_FIELDS.forEach(field -> doc.put(field, full.get(field)));
         return doc;
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.UpdateNode;
 import java.util.Iterator;
 import java.util.Set;
@@ -18,12 +20,14 @@ record NodePatchRequest(UpdateNode command) {
     private static final Set<String> OPS = Set.of("add", "remove", "replace");
     private static final Set<String> MEMBERS = Set.of("op", "path", "value");
 
-    static NodePatchRequest parse(String body) {
+    static NodePatchRequest parse(String body, ApiVersion version) {
         if (!(JsonBody.parse(body) instanceof ArrayNode patch) || patch.isEmpty()) {
             throw ApiError.badRequest("The request body must be a non-empty JSON Patch (RFC 6902) array of operations.");
         }
         for (JsonNode operation : patch) {
             check(operation);
+            // The node field the path writes must exist at the requested version (Ironic: 406 otherwise).
+            Microversions.requireField(operation.get("path").asText().substring(1).split("/", 2)[0], version);
         }
         return new NodePatchRequest(UpdateNode.newBuilder().setPatch(patch.toString()).build());
     }

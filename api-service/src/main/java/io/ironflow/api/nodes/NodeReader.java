@@ -3,7 +3,6 @@ package io.ironflow.api.nodes;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.NodeSnapshot;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -17,11 +16,13 @@ import java.util.UUID;
 @ApplicationScoped
 public class NodeReader {
 
-    private static final String COLUMNS = "uuid, name, driver, driver_info, properties, extra, instance_info, "
+    // Dictionaries come as JSON text: they go on as text, so decoding them into objects here would be waste.
+    private static final String COLUMNS = "uuid, name, driver, driver_info::text AS driver_info, "
+            + "properties::text AS properties, extra::text AS extra, instance_info::text AS instance_info, "
             + "instance_uuid, resource_class, owner, lessee, description, automated_clean, conductor_group, "
             + "provision_state, target_provision_state, power_state, target_power_state, maintenance, "
-            + "maintenance_reason, retired, retired_reason, last_error, reservation, conductor, clean_step, revision, "
-            + "created_at, updated_at, provision_updated_at";
+            + "maintenance_reason, retired, retired_reason, last_error, reservation, conductor, "
+            + "clean_step::text AS clean_step, revision, created_at, updated_at, provision_updated_at";
 
     private final Pool client;
 
@@ -47,12 +48,26 @@ public class NodeReader {
         });
     }
 
-    /** Up to {@code limit} nodes after {@code marker} (a uuid), in uuid order. */
-    public Uni<List<NodeSnapshot>> list(int limit, UUID marker) {
+    /**
+     * One page of {@code GET /v1/nodes}: the filtered nodes after the marker in the query's order. The marker's
+     * own sort value is looked up in the same statement, and {@code id} breaks ties, so the page is a keyset
+     * range scan whatever the sort key.
+     */
+    public Uni<List<NodeSnapshot>> list(NodeListQuery query) {
+        List<Object> values = new ArrayList<>(query.values());
+        List<String> conditions = new ArrayList<>(query.conditions());
+        String sort = query.sortExpression();
+        if (query.marker() != null) {
+            values.add(query.marker());
+            conditions.add("(" + sort + ", id) " + (query.descending() ? "<" : ">") + " (SELECT " + sort
+                    + ", id FROM nodes WHERE uuid = $" + values.size() + ")");
+        }
+        values.add(query.limit());
+        String direction = query.descending() ? " DESC" : "";
         String sql = "SELECT " + COLUMNS + " FROM nodes"
-                + (marker != null ? " WHERE uuid > $2" : "") + " ORDER BY uuid LIMIT $1";
-        Tuple args = marker != null ? Tuple.of(limit, marker) : Tuple.of(limit);
-        return client.preparedQuery(sql).execute(args).map(rows -> {
+                + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+                + " ORDER BY " + sort + direction + ", id" + direction + " LIMIT $" + values.size();
+        return client.preparedQuery(sql).execute(Tuple.from(values)).map(rows -> {
             List<NodeSnapshot> nodes = new ArrayList<>();
             rows.forEach(row -> nodes.add(toSnapshot(row)));
             return nodes;
@@ -104,8 +119,8 @@ public class NodeReader {
     }
 
     private static String json(Row row, String column) {
-        Object value = row.getValue(column);
-        return value instanceof JsonObject object ? object.encode() : "{}";
+        String value = row.getString(column);
+        return value != null ? value : "{}";
     }
 
     private static java.time.Instant instant(Row row, String column) {

@@ -1,5 +1,6 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -23,10 +24,12 @@ public class NodeStatesResource {
 
     private final NodeReader reader;
     private final NodeCommands commands;
+    private final RequestedVersion version;
 
-    NodeStatesResource(NodeReader reader, NodeCommands commands) {
+    NodeStatesResource(NodeReader reader, NodeCommands commands, RequestedVersion version) {
         this.reader = reader;
         this.commands = commands;
+        this.version = version;
     }
 
     @GET
@@ -38,7 +41,7 @@ public class NodeStatesResource {
     @Path("/provision")
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Void>> provision(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        ProvisionStateRequest request = ProvisionStateRequest.parse(body); // a bad body is 400 before any lookup
+        ProvisionStateRequest request = ProvisionStateRequest.parse(body, version.get()); // a bad body is 400 before any lookup
         return commands.send(ident, request.command())
                 .map(result -> NodeCommands.acceptedStates(result, uri.getBaseUri()));
     }
@@ -47,7 +50,7 @@ public class NodeStatesResource {
     @Path("/power")
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Void>> power(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        PowerStateRequest request = PowerStateRequest.parse(body);
+        PowerStateRequest request = PowerStateRequest.parse(body, version.get());
         return commands.send(ident, request.command())
                 .map(result -> NodeCommands.acceptedStates(result, uri.getBaseUri()));
     }

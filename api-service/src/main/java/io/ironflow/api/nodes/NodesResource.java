@@ -1,14 +1,14 @@
 package io.ironflow.api.nodes;
 
-import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.intents.IntentGateway;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.RequestedVersion;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeSnapshot;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
@@ -20,11 +20,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.function.BiFunction;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -36,38 +35,43 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Produces(MediaType.APPLICATION_JSON)
 public class NodesResource {
 
-    /** Ironic's [api]max_limit. */
-    static final int MAX_LIMIT = 1000;
-
     private final IntentGateway intents;
     private final NodeReader reader;
     private final NodeCommands commands;
+    private final RequestedVersion version;
 
-    NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands) {
+    NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands, RequestedVersion version) {
         this.intents = intents;
         this.reader = reader;
         this.commands = commands;
+        this.version = version;
     }
 
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Map<String, Object>>> create(String body, @Context UriInfo uri) {
-        CreateNodeRequest request = CreateNodeRequest.parse(body);
+        ApiVersion requested = version.get();
+        CreateNodeRequest request = CreateNodeRequest.parse(body, requested);
         return intents.submit(request.uuid(), request.command(), Requester.ANONYMOUS)
-                .map(result -> created(result, uri.getBaseUri()));
+                .map(result -> created(result, uri.getBaseUri(), requested));
     }
 
-    private static RestResponse<Map<String, Object>> created(IntentResult result, URI base) {
+    private static RestResponse<Map<String, Object>> created(IntentResult result, URI base, ApiVersion version) {
         return RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                 .location(URI.create(base + "v1/nodes/" + result.getNode().getUuid()))
-                .entity(NodeDocument.full(result.getNode(), base))
+                .entity(NodeDocument.full(result.getNode(), base, version))
                 .build();
     }
 
     @GET
     @Path("/{ident}")
-    public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @Context UriInfo uri) {
-        return reader.require(ident).map(node -> NodeDocument.full(node, uri.getBaseUri()));
+    public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @QueryParam("fields") String fields,
+            @Context UriInfo uri) {
+        ApiVersion requested = version.get();
+        List<String> only = fields == null ? null : NodeListQuery.fields(fields, requested);
+        return reader.require(ident).map(node -> only == null
+                ? NodeDocument.full(node, uri.getBaseUri(), requested)
+                : NodeDocument.only(node, uri.getBaseUri(), requested, only));
     }
 
     /** RFC 6902 JSON Patch; Ironic answers with the node as it is after the change. */
@@ -75,8 +79,10 @@ public class NodesResource {
     @Path("/{ident}")
     @Consumes(MediaType.WILDCARD)
     public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        NodePatchRequest request = NodePatchRequest.parse(body);
-        return commands.send(ident, request.command()).map(result -> NodeDocument.full(result.getNode(), uri.getBaseUri()));
+        ApiVersion requested = version.get();
+        NodePatchRequest request = NodePatchRequest.parse(body, requested);
+        return commands.send(ident, request.command())
+                .map(result -> NodeDocument.full(result.getNode(), uri.getBaseUri(), requested));
     }
 
     @DELETE
@@ -86,42 +92,36 @@ public class NodesResource {
     }
 
     @GET
-    public Uni<Map<String, Object>> list(@QueryParam("limit") @DefaultValue("1000") int limit,
-            @QueryParam("marker") String marker, @QueryParam("detail") @DefaultValue("false") boolean detail,
-            @Context UriInfo uri) {
-        return page(limit, marker, uri, detail ? NodeDocument::full : NodeDocument::summary);
+    public Uni<Map<String, Object>> list(@Context UriInfo uri) {
+        return page(NodeListQuery.parse(uri.getQueryParameters(), version.get(), false), uri);
     }
 
     @GET
     @Path("/detail")
-    public Uni<Map<String, Object>> detail(@QueryParam("limit") @DefaultValue("1000") int limit,
-            @QueryParam("marker") String marker, @Context UriInfo uri) {
-        return page(limit, marker, uri, NodeDocument::full);
+    public Uni<Map<String, Object>> detail(@Context UriInfo uri) {
+        return page(NodeListQuery.parse(uri.getQueryParameters(), version.get(), true), uri);
     }
 
-    private Uni<Map<String, Object>> page(int limit, String marker, UriInfo uri,
-            BiFunction<NodeSnapshot, URI, Map<String, Object>> render) {
-        if (limit <= 0) {
-            throw ApiError.badRequest("Limit must be positive");
-        }
-        int pageSize = Math.min(limit, MAX_LIMIT);
-        UUID after = null;
-        if (marker != null) {
-            after = NodeReader.parseUuid(marker);
-            if (after == null) {
-                throw ApiError.badRequest("Expected a UUID for marker but received " + marker + ".");
-            }
-        }
+    private Uni<Map<String, Object>> page(NodeListQuery query, UriInfo uri) {
+        ApiVersion requested = version.get();
         URI base = uri.getBaseUri();
-        return reader.list(pageSize, after).map(nodes -> {
+        return reader.list(query).map(nodes -> {
+            List<Map<String, Object>> docs = new ArrayList<>(nodes.size());
+            for (NodeSnapshot node : nodes) {
+                docs.add(query.detail() ? NodeDocument.full(node, base, requested)
+                        : NodeDocument.only(node, base, requested,
+                                query.fields() != null ? query.fields() : NodeDocument.SUMMARY_FIELDS));
+            }
             Map<String, Object> collection = new LinkedHashMap<>();
-            List<Map<String, Object>> docs = nodes.stream().map(node -> render.apply(node, base)).toList();
             collection.put("nodes", docs);
-            if (nodes.size() == pageSize) { // Ironic links the next page only after a full one
-                collection.put("next", uri.getRequestUriBuilder()
-                        .replaceQueryParam("limit", pageSize)
+            if (nodes.size() == query.limit()) { // Ironic links the next page only after a full one
+                String next = uri.getRequestUriBuilder()
+                        .replaceQueryParam("limit", query.limit())
                         .replaceQueryParam("marker", nodes.get(nodes.size() - 1).getUuid())
-                        .build().toString());
+                        .build().toString();
+                collection.put("next", next);
+                // gophercloud pages by nodes_links only (its issue #2431); Ironic's clients read "next".
+                collection.put("nodes_links", List.of(Map.of("rel", "next", "href", next)));
             }
             return collection;
         });

@@ -2,6 +2,8 @@ package io.ironflow.api.nodes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.ChangePowerState;
 import java.util.Iterator;
 import java.util.Set;
@@ -14,7 +16,7 @@ record PowerStateRequest(ChangePowerState command) {
 
     private static final Set<String> FIELDS = Set.of("target", "timeout");
 
-    static PowerStateRequest parse(String body) {
+    static PowerStateRequest parse(String body, ApiVersion version) {
         ObjectNode node = JsonBody.object(body, "the power state change");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String field = names.next();
@@ -31,8 +33,10 @@ record PowerStateRequest(ChangePowerState command) {
             }
             seconds = timeout.asInt();
         }
+        String target = JsonBody.requiredText(node, "target");
+        Microversions.requirePowerTarget(target, version);
         return new PowerStateRequest(ChangePowerState.newBuilder()
-                .setTarget(JsonBody.requiredText(node, "target"))
+                .setTarget(target)
                 .setTimeoutSeconds(seconds)
                 .build());
     }

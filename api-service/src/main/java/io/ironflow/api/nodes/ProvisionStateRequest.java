@@ -3,6 +3,8 @@ package io.ironflow.api.nodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.ProvisionAction;
 import java.util.Iterator;
 import java.util.Set;
@@ -19,7 +21,7 @@ record ProvisionStateRequest(ProvisionAction command) {
     // Ironic takes these; Ironflow does not implement deploy/service steps or runbooks yet.
     private static final Set<String> NOT_SUPPORTED = Set.of("deploy_steps", "service_steps", "runbook");
 
-    static ProvisionStateRequest parse(String body) {
+    static ProvisionStateRequest parse(String body, ApiVersion version) {
         ObjectNode node = JsonBody.object(body, "the provision state change");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String field = names.next();
@@ -30,21 +32,21 @@ record ProvisionStateRequest(ProvisionAction command) {
                 throw JsonBody.unknown(field, "provision state change");
             }
         }
+        String target = JsonBody.requiredText(node, "target");
+        Microversions.requireVerb(target, version);
+        if (node.has("disable_ramdisk")) { // Ironic 1.70, newer than Ironflow serves
+            Microversions.requireProvisionField("disable_ramdisk", version);
+        }
         JsonNode cleanSteps = node.get("clean_steps");
         if (cleanSteps != null && !cleanSteps.isNull() && !cleanSteps.isArray()) {
             throw JsonBody.invalid("clean_steps", cleanSteps, "a JSON array of clean steps");
         }
-        JsonNode disableRamdisk = node.get("disable_ramdisk");
-        if (disableRamdisk != null && !disableRamdisk.isNull() && !disableRamdisk.isBoolean()) {
-            throw JsonBody.invalid("disable_ramdisk", disableRamdisk, "a boolean");
-        }
         return new ProvisionStateRequest(ProvisionAction.newBuilder()
-                .setTarget(JsonBody.requiredText(node, "target"))
+                .setTarget(target)
                 // The steps go to the conductor as given: it validates them against the driver's catalogue.
                 .setCleanSteps(cleanSteps == null || cleanSteps.isNull() ? null : cleanSteps.toString())
                 .setRescuePassword(JsonBody.optionalText(node, "rescue_password"))
                 .setConfigDrive(configDrive(node.get("configdrive")))
-                .setDisableRamdisk(disableRamdisk == null || disableRamdisk.isNull() ? null : disableRamdisk.asBoolean())
                 .build());
     }
 

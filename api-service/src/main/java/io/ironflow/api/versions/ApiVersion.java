@@ -1,0 +1,84 @@
+package io.ironflow.api.versions;
+
+import io.ironflow.api.errors.ApiError;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An Ironic API microversion, 1.N. The client asks with {@code OpenStack-API-Version: baremetal 1.N} (preferred)
+ * or {@code X-OpenStack-Ironic-API-Version: 1.N}; {@code latest} means {@link #MAX}, no header means {@link #MIN}
+ * (Ironic's rule, so pre-microversion clients keep their behaviour).
+ */
+public record ApiVersion(int minor) {
+
+    public static final ApiVersion MIN = new ApiVersion(1);
+    /** The newest version whose node-resource features Ironflow honours: see docs/api-compat.md. */
+    public static final ApiVersion MAX = new ApiVersion(65);
+
+    public static final String HEADER = "X-OpenStack-Ironic-API-Version";
+    public static final String STANDARD_HEADER = "OpenStack-API-Version";
+    public static final String MIN_HEADER = "X-OpenStack-Ironic-API-Minimum-Version";
+    public static final String MAX_HEADER = "X-OpenStack-Ironic-API-Maximum-Version";
+
+    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)");
+    private static final String SERVICE_TYPE = "baremetal";
+
+    /** The version a request asks for, from its two possible headers; 406 when it is not one this API serves. */
+    public static ApiVersion requested(String standardHeader, String legacyHeader) {
+        String value = fromStandardHeader(standardHeader);
+        if (value == null) {
+            value = legacyHeader;
+        }
+        if (value == null || value.isBlank()) {
+            return MIN;
+        }
+        value = value.trim();
+        if (value.equalsIgnoreCase("latest")) {
+            return MAX;
+        }
+        Matcher matcher = VERSION.matcher(value);
+        if (!matcher.matches()) {
+            throw notAcceptable("Invalid value for " + HEADER + " header: " + value + ".");
+        }
+        int major = Integer.parseInt(matcher.group(1));
+        int minor = Integer.parseInt(matcher.group(2));
+        if (major != 1) {
+            throw notAcceptable("Mutually exclusive versions requested. Version " + value
+                    + " requested but not supported by this service. The supported version range is: ["
+                    + MIN + ", " + MAX + "].");
+        }
+        if (minor < MIN.minor || minor > MAX.minor) {
+            throw notAcceptable("Version " + value + " was requested but the minor version is not supported by this"
+                    + " service. The supported version range is: [" + MIN + ", " + MAX + "].");
+        }
+        return new ApiVersion(minor);
+    }
+
+    /** {@code OpenStack-API-Version} may name several services: {@code compute 2.1, baremetal 1.50}. */
+    private static String fromStandardHeader(String header) {
+        if (header == null) {
+            return null;
+        }
+        for (String entry : header.split(",")) {
+            String[] parts = entry.trim().split("\\s+");
+            if (parts.length == 2 && parts[0].equalsIgnoreCase(SERVICE_TYPE)) {
+                return parts[1];
+            }
+        }
+        return null;
+    }
+
+    public boolean atLeast(int minorVersion) {
+        return minor >= minorVersion;
+    }
+
+    /** Ironic's NotAcceptable (406) for something newer than the requested version. */
+    public static ApiError notAcceptable(String message) {
+        return new ApiError(406, message);
+    }
+
+    @Override
+    public String toString() {
+        return "1." + minor;
+    }
+}
