@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,6 +20,8 @@ public final class NodePatch {
             "conductor_group", "retired", "retired_reason");
     /** Dictionaries whose members a patch may address one by one (/extra/foo). */
     private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info");
+    /** Booleans Ironic also takes as text ("True", "no", ...), which is how the openstack CLI sends them. */
+    private static final Set<String> BOOLEANS = Set.of("retired", "automated_clean");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private NodePatch() {
@@ -28,6 +31,17 @@ public final class NodePatch {
      * Applies {@code patchJson} to {@code document} (the node's writable fields; changed in place). A read-only or
      * unknown path, an unsupported op, a missing value or a remove of an absent member is a 400.
      */
+    /** oslo's bool_from_string(strict=True), as Ironic's API validates boolean node fields. */
+    private static Boolean bool(String field, String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "1", "t", "true", "on", "y", "yes" -> true;
+            case "0", "f", "false", "off", "n", "no" -> false;
+            default -> throw Rejection.badRequest("Invalid input for field/attribute " + field + ". Value: '" + text
+                    + "'. Unrecognized value '" + text + "', acceptable values are: '0', '1', 'f', 'false', 'n',"
+                    + " 'no', 'off', 'on', 't', 'true', 'y', 'yes'");
+        };
+    }
+
     @SuppressWarnings("unchecked")
     public static void apply(Map<String, Object> document, String patchJson) {
         JsonNode patch;
@@ -62,6 +76,9 @@ public final class NodePatch {
                     throw Rejection.badRequest("Invalid patch: '" + kind + "' on " + path + " needs a value.");
                 }
                 value = JSON.convertValue(op.get("value"), Object.class);
+                if (parts.length == 2 && BOOLEANS.contains(field) && value instanceof String text) {
+                    value = bool(field, text);
+                }
             }
             if (parts.length == 3) {
                 String member = parts[2].replace("~1", "/").replace("~0", "~");

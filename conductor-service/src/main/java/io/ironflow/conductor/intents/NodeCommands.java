@@ -47,7 +47,7 @@ import java.util.function.Consumer;
 public class NodeCommands {
 
     private static final Set<String> POWER_TARGETS = Set.of(HardwareDriver.POWER_ON, HardwareDriver.POWER_OFF,
-            HardwareDriver.REBOOTING);
+            HardwareDriver.REBOOTING, HardwareDriver.SOFT_POWER_OFF, HardwareDriver.SOFT_REBOOTING);
     /** Ironic's DELETE_ALLOWED_STATES, with available allowed ([conductor]allow_deleting_available_nodes). */
     private static final Set<ProvisionState> DELETE_ALLOWED = Set.of(ProvisionState.ENROLL, ProvisionState.MANAGEABLE,
             ProvisionState.AVAILABLE, ProvisionState.ADOPT_FAILED);
@@ -169,7 +169,7 @@ public class NodeCommands {
         String target = command.getTarget();
         if (!POWER_TARGETS.contains(target)) {
             throw Rejection.badRequest("Invalid input for field/attribute target. Value: '" + target
-                    + "'. The target must be one of power on, power off, rebooting.");
+                    + "'. The target must be one of power on, power off, rebooting, soft power off, soft rebooting.");
         }
         return whileReserved(change, node -> {
             HardwareDriver driver = Drivers.get(node.driver);

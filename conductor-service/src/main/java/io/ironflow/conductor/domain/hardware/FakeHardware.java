@@ -182,7 +182,8 @@ public final class FakeHardware implements HardwareDriver {
     public StepResult setPower(String target, FakeHardwareRecord hw) {
         switch (target) {
             case POWER_ON, POWER_OFF -> hw.power(target, target);
-            case REBOOTING -> hw.power(target, POWER_ON);
+            case REBOOTING, SOFT_REBOOTING -> hw.power(target, POWER_ON);
+            case SOFT_POWER_OFF -> hw.power(target, POWER_OFF);
             default -> {
                 return StepResult.failed(NAME + ": unsupported power target \"" + target + "\"");
             }

@@ -24,6 +24,8 @@ public interface HardwareDriver {
     String POWER_ON = "power on";
     String POWER_OFF = "power off";
     String REBOOTING = "rebooting";
+    String SOFT_POWER_OFF = "soft power off";
+    String SOFT_REBOOTING = "soft rebooting";
 
     String name();
 
@@ -60,6 +62,6 @@ public interface HardwareDriver {
         return run(step, Map.of(), hardware);
     }
 
-    /** Sets power to {@code power on}, {@code power off} or {@code rebooting} (which ends powered on). */
+    /** Sets power to a power target; the reboots (hard and soft) end powered on, soft power off ends off. */
     StepResult setPower(String target, FakeHardwareRecord hardware);
 }

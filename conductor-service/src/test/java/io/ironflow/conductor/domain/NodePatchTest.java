@@ -1,0 +1,51 @@
+package io.ironflow.conductor.domain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** RFC 6902 over the node's writable fields, as Ironic's PATCH /v1/nodes/{id} takes it. */
+class NodePatchTest {
+
+    private static Map<String, Object> node() {
+        Map<String, Object> doc = new HashMap<>();
+        doc.put("name", "n1");
+        doc.put("retired", false);
+        doc.put("extra", new HashMap<>(Map.of("a", 1)));
+        return doc;
+    }
+
+    @Test
+    void booleansComeAsJsonOrAsTheTextTheCliSends() {
+        for (String text : new String[] {"True", "true", "1", "yes", "on"}) {
+            Map<String, Object> doc = node();
+            NodePatch.apply(doc, "[{\"op\": \"add\", \"path\": \"/retired\", \"value\": \"" + text + "\"}]");
+            assertEquals(true, doc.get("retired"), text);
+        }
+        Map<String, Object> doc = node();
+        NodePatch.apply(doc, "[{\"op\": \"replace\", \"path\": \"/automated_clean\", \"value\": \"False\"}]");
+        assertEquals(false, doc.get("automated_clean"));
+        Rejection bad = assertThrows(Rejection.class,
+                () -> NodePatch.apply(node(), "[{\"op\": \"add\", \"path\": \"/retired\", \"value\": \"perhaps\"}]"));
+        assertEquals(400, bad.code());
+        assertTrue(bad.getMessage().contains("retired"), bad.getMessage());
+    }
+
+    @Test
+    void dictionaryMembersAndReadOnlyPaths() {
+        Map<String, Object> doc = node();
+        NodePatch.apply(doc, "[{\"op\": \"add\", \"path\": \"/extra/b\", \"value\": \"x\"},"
+                + " {\"op\": \"remove\", \"path\": \"/extra/a\"}, {\"op\": \"add\", \"path\": \"/name\", \"value\": \"n2\"}]");
+        assertEquals(Map.of("b", "x"), doc.get("extra"));
+        assertEquals("n2", doc.get("name"));
+        for (String path : new String[] {"/uuid", "/provision_state", "/reservation", "/name/x"}) {
+            Rejection refused = assertThrows(Rejection.class,
+                    () -> NodePatch.apply(node(), "[{\"op\": \"replace\", \"path\": \"" + path + "\", \"value\": \"x\"}]"));
+            assertEquals(400, refused.code(), path);
+        }
+    }
+}
