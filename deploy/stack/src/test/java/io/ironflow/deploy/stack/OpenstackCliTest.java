@@ -453,6 +453,27 @@ class OpenstackCliTest {
         }
     }
 
+    @Test
+    @Order(48)
+    void aFailingCleanStepMakesWaitExitNonZeroWithLastError() throws Exception {
+        cli("baremetal", "node", "set", "n3", "--driver-info", "fake_fail_steps=[\"deploy.erase_devices_metadata\"]").ok();
+        Path steps = Files.writeString(dataDir.resolve("failing-step.json"),
+                "[{\"interface\": \"deploy\", \"step\": \"erase_devices_metadata\"}]");
+        // --wait stops at once on a state ending in " failed" and prints last_error.
+        Run run = cli("baremetal", "node", "clean", "n3", "--clean-steps", steps.toString(), "--wait", "60").failed();
+        assertTrue(run.message().contains("Node n3 failed to reach state manageable. It's in state clean failed, and has "
+                + "error: "), run::toString);
+        JsonNode node = show("n3");
+        assertEquals("clean failed", node.get("provision_state").asText(), node.toString());
+        assertTrue(run.message().contains(node.get("last_error").asText()), run::toString);
+
+        // Ironic also puts the node in maintenance when a step fails: the operator's way back is unset, then manage.
+        cli("baremetal", "node", "unset", "n3", "--driver-info", "fake_fail_steps").ok();
+        cli("baremetal", "node", "maintenance", "unset", "n3").ok();
+        cli("baremetal", "node", "manage", "n3", "--wait", "60").ok();
+        assertStable("n3", "manageable");
+    }
+
     // ---------------------------------------------------------------- abort in clean wait
 
     @Test
