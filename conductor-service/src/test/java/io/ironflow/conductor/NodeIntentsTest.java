@@ -196,6 +196,17 @@ class NodeIntentsTest {
                 .build();
     }
 
+    /** The version of the newest migration script (V<version>__*.sql). */
+    private static String latestMigration() {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/db/migration"))) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .map(n -> n.substring(1, n.indexOf("__"))).max(java.util.Comparator.comparingInt(Integer::parseInt))
+                    .orElseThrow();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private String queryOne(String sql) throws SQLException {
         try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
                 var rs = connection.createStatement().executeQuery(sql)) {

@@ -9,10 +9,12 @@ import io.ironflow.conductor.persistence.ProcessedIntent;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ValidateNode;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,6 +35,8 @@ public class IntentProcessor {
     private final NodeWork work;
     private final int lockRetries;
     private final Duration lockRetryInterval;
+    @Inject
+    NodeValidation validation;
 
     IntentProcessor(ConductorIdentity conductor, NodeCommands commands, NodeWork work,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
@@ -45,6 +49,9 @@ public class IntentProcessor {
     }
 
     public Uni<Void> process(NodeIntent intent) {
+        if (intent.getCommand() instanceof ValidateNode) {
+            return validation.answer(intent); // a pure read: no reservation, no processed-intent record
+        }
         return attempt(intent, 1).invoke(outcome -> {
             if (outcome != null && outcome.startWork()) {
                 work.start(outcome.node().uuid);

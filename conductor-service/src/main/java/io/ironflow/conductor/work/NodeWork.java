@@ -5,6 +5,7 @@ import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.ProvisionStateMachine;
+import io.ironflow.conductor.domain.hardware.AgentCleanSteps;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
@@ -69,6 +70,7 @@ public class NodeWork {
     private void prepareCleaning(NodeEntity node, String requestedCleanSteps) {
         boolean manual = requestedCleanSteps != null;
         HardwareDriver driver = Drivers.get(node.driver);
+        AgentCleanSteps.refresh(driver, node.driverInfo, node.driverInternalInfo); // the agent reports its steps
         boolean automated = node.automatedClean != null ? node.automatedClean : automatedCleanDefault;
         WorkPlan.start(node, manual || !automated ? List.of() : driver.automatedCleanPlan());
         if (manual) {

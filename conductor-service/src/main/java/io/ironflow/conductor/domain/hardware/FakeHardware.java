@@ -15,7 +15,9 @@ import java.util.Map;
  * <ul>
  * <li>{@code fake_fail_verify: true} makes verification (manage) fail;</li>
  * <li>{@code fake_fail_steps: ["deploy.erase_devices", ...]} makes those steps (or operations) fail;</li>
- * <li>{@code fake_step_seconds: {"deploy.erase_devices": 2.5, "*": 1}} makes steps take time.</li>
+ * <li>{@code fake_step_seconds: {"deploy.erase_devices": 2.5, "*": 1}} makes steps take time;</li>
+ * <li>{@code fake_agent_steps: true} makes the clean steps come from a (simulated) agent: unknown until the
+ * node is first cleaned, then cached in driver_internal_info ({@link AgentCleanSteps}).</li>
  * </ul>
  * Stateless, so one instance serves every node.
  */
@@ -27,6 +29,31 @@ public final class FakeHardware implements HardwareDriver {
     public static final String FAIL_VERIFY = "fake_fail_verify";
     public static final String FAIL_STEPS = "fake_fail_steps";
     public static final String STEP_SECONDS = "fake_step_seconds";
+    public static final String AGENT_STEPS = "fake_agent_steps";
+
+    /** As Ironic's fake-hardware with every fake interface enabled; no-/noop where this driver has nothing. */
+    private static final Map<String, List<String>> IMPLEMENTATIONS = orderedMap(
+            "bios", List.of("fake", "no-bios"),
+            "boot", List.of("fake"),
+            "console", List.of("no-console"),
+            "deploy", List.of("fake"),
+            "inspect", List.of("fake", "no-inspect"),
+            "management", List.of("fake"),
+            "network", List.of("noop"),
+            "power", List.of("fake"),
+            "raid", List.of("fake", "no-raid"),
+            "rescue", List.of("fake", "no-rescue"),
+            "storage", List.of("noop"),
+            "vendor", List.of("no-vendor"));
+
+    private static final Map<String, String> PROPERTIES = orderedMap(
+            AGENT_STEPS, "Set to true to simulate clean steps reported by an agent: they are unknown until the node is "
+                    + "first cleaned, then cached in driver_internal_info.agent_cached_clean_steps. Optional.",
+            FAIL_STEPS, "A list of step keys (\"interface.step\", e.g. \"deploy.erase_devices\") that fail when they run. "
+                    + "Optional.",
+            FAIL_VERIFY, "Set to true to make verification (manage) fail. Optional.",
+            STEP_SECONDS, "An object of step key (or \"*\" for every step) to the seconds the step takes; a step that "
+                    + "takes time parks the node in its wait state until it is done. Optional.");
 
     // Listed in Ironic's interface priority order (management, deploy, bios, raid) so that catalogue order is
     // also Ironic's tie-break order for equal step priorities.
@@ -61,6 +88,21 @@ public final class FakeHardware implements HardwareDriver {
     }
 
     @Override
+    public Map<String, List<String>> interfaces() {
+        return IMPLEMENTATIONS;
+    }
+
+    @Override
+    public Map<String, String> properties() {
+        return PROPERTIES;
+    }
+
+    /** Whether this node's clean steps come from the simulated agent ({@code fake_agent_steps: true}). */
+    public static boolean agentSteps(Map<String, Object> driverInfo) {
+        return driverInfo != null && Boolean.TRUE.equals(driverInfo.get(AGENT_STEPS));
+    }
+
+    @Override
     public List<String> validateDriverInfo(Map<String, Object> driverInfo) {
         Map<String, Object> info = driverInfo == null ? Map.of() : driverInfo;
         List<String> problems = new ArrayList<>();
@@ -73,6 +115,10 @@ public final class FakeHardware implements HardwareDriver {
         Object failSteps = info.get(FAIL_STEPS);
         if (failSteps != null && !(failSteps instanceof List<?> l && l.stream().allMatch(String.class::isInstance))) {
             problems.add(NAME + ": driver_info." + FAIL_STEPS + " must be a list of step keys like \"deploy.erase_devices\"");
+        }
+        Object agent = info.get(AGENT_STEPS);
+        if (agent != null && !(agent instanceof Boolean)) {
+            problems.add(NAME + ": driver_info." + AGENT_STEPS + " must be a boolean");
         }
         Object seconds = info.get(STEP_SECONDS);
         if (seconds != null) {
@@ -189,6 +235,15 @@ public final class FakeHardware implements HardwareDriver {
             }
         }
         return StepResult.done(target);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> Map<String, V> orderedMap(Object... keysAndValues) {
+        Map<String, V> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], (V) keysAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
     }
 
     /** Seconds (may be fractional) as a Duration; null when not a finite non-negative number. */

@@ -29,6 +29,20 @@ public interface HardwareDriver {
 
     String name();
 
+    /**
+     * Per interface type ({@link DriverInterfaces#TYPES}), the implementations this driver enables, its default
+     * first (Ironic's {@code enabled_<type>_interfaces} and {@code default_<type>_interface}); {@code no-<type>}
+     * (or {@code noop}) where the driver has no such interface. None declared: every interface counts as missing.
+     */
+    default Map<String, List<String>> interfaces() {
+        return Map.of();
+    }
+
+    /** The driver_info keys this driver reads, each with its description ({@code GET /v1/drivers/{name}/properties}). */
+    default Map<String, String> properties() {
+        return Map.of();
+    }
+
     /** Problems with {@code driverInfo} (null counts as empty); empty means valid. Run by {@code manage} (verifying). */
     List<String> validateDriverInfo(Map<String, Object> driverInfo);
 

@@ -162,6 +162,40 @@ class LocalStackTest {
         assertFault(get("/v1/nodes/verbs"), 404);
     }
 
+    @Test
+    @Order(3)
+    void driversValidationAndCleanStepsComeFromTheRealConductor() throws Exception {
+        JsonNode drivers = JSON.readTree(get("/v1/drivers").body()).get("drivers");
+        assertEquals("fake-hardware", drivers.get(0).get("name").asText(), drivers.toString());
+        assertEquals(1, drivers.get(0).get("hosts").size(), "the conductor registered it and heartbeats");
+        assertEquals("fake", JSON.readTree(get("/v1/drivers/fake-hardware").body()).get("default_power_interface").asText());
+        assertTrue(JSON.readTree(get("/v1/drivers/fake-hardware/properties").body()).has("fake_agent_steps"));
+
+        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"agent\","
+                + " \"driver_info\": {\"fake_agent_steps\": true}}");
+        assertEquals(201, created.statusCode(), created.body());
+        HttpResponse<String> unknown = get("/v1/nodes/agent/cleaning/steps");
+        assertEquals(202, unknown.statusCode(), unknown.body());
+        assertEquals("-1", unknown.headers().firstValue("Retry-Request-After").orElseThrow());
+        JsonNode valid = JSON.readTree(get("/v1/nodes/agent/validate").body());
+        assertTrue(valid.at("/power/result").asBoolean(), valid.toString());
+        assertEquals("not supported", valid.at("/console/reason").asText());
+
+        for (String[] step : new String[][] {{"manage", "manageable"}, {"provide", "available"}}) {
+            assertEquals(202, put("/v1/nodes/agent/states/provision", "{\"target\": \"" + step[0] + "\"}").statusCode());
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!step[1].equals(JSON.readTree(get("/v1/nodes/agent").body()).get("provision_state").asText())) {
+                assertTrue(System.nanoTime() < deadline, "stuck before " + step[1]);
+                Thread.sleep(100);
+            }
+        }
+        HttpResponse<String> cached = get("/v1/nodes/agent/cleaning/steps?min_priority=1");
+        assertEquals(200, cached.statusCode(), cached.body());
+        JsonNode steps = JSON.readTree(cached.body());
+        assertEquals("erase_devices_metadata", steps.get(0).get("step").asText(), steps.toString());
+        assertEquals(2, steps.size());
+    }
+
     /** A request as today's clients send it: asking for the newest API microversion. */
     private HttpRequest.Builder api(String path) {
         return HttpRequest.newBuilder(URI.create(stack.api() + path)).header("X-OpenStack-Ironic-API-Version", "latest");

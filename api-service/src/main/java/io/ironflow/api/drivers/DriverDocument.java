@@ -1,0 +1,44 @@
+package io.ironflow.api.drivers;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Ironic's driver representation (api-ref driver-get-response, drivers-list-response). */
+final class DriverDocument {
+
+    /** The interface types of a detailed driver document, in Ironic's order. */
+    static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect", "management",
+            "network", "power", "raid", "rescue", "storage", "vendor");
+
+    private DriverDocument() {
+    }
+
+    /** {@code name, hosts, type, links, properties}; {@code detail} adds default_/enabled_ per interface type. */
+    static Map<String, Object> of(RegisteredDriver driver, URI base, boolean detail) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("name", driver.name());
+        doc.put("hosts", driver.hosts());
+        doc.put("type", "dynamic"); // every Ironflow driver is a hardware type; classic drivers are gone from Ironic too
+        if (detail) {
+            for (String type : INTERFACE_TYPES) {
+                var entry = driver.interfaces() == null ? null : driver.interfaces().getJsonObject(type);
+                doc.put("default_" + type + "_interface", entry == null ? null : entry.getString("default"));
+                doc.put("enabled_" + type + "_interfaces", entry == null || entry.getJsonArray("enabled") == null
+                        ? null : entry.getJsonArray("enabled").getList());
+            }
+        }
+        doc.put("links", links(base, "drivers/" + driver.name()));
+        doc.put("properties", links(base, "drivers/" + driver.name() + "/properties"));
+        return doc;
+    }
+
+    /** Ironic's link pair: {@code self} under /v1 and {@code bookmark} without the version. */
+    static List<Map<String, String>> links(URI base, String path) {
+        String root = base.toString().endsWith("/") ? base.toString() : base + "/";
+        return List.of(
+                Map.of("href", root + "v1/" + path, "rel", "self"),
+                Map.of("href", root + path, "rel", "bookmark"));
+    }
+}

@@ -1,0 +1,71 @@
+package io.ironflow.conductor.intents;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.NodeNames;
+import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.DriverInterfaces;
+import io.ironflow.conductor.messaging.NodeSnapshots;
+import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.schemas.Topic;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+
+/**
+ * Answers {@code ValidateNode} (Ironic's {@code validate_driver_interfaces}, which the API asks its conductor
+ * over RPC): each interface of the node's driver checks what it needs, and the answer carries Ironic's validate
+ * document in {@code IntentResult.validation}. A pure read: the node is neither reserved nor changed, and no
+ * processed-intent record is kept; a redelivered ValidateNode is simply answered again, from the node as it is.
+ * The answer still leaves through the outbox, so it is ordered after every earlier answer for the node.
+ */
+@ApplicationScoped
+public class NodeValidation {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ConductorIdentity conductor;
+
+    NodeValidation(ConductorIdentity conductor) {
+        this.conductor = conductor;
+    }
+
+    Uni<Void> answer(NodeIntent intent) {
+        return Panache.withTransaction(() -> find(intent.getNodeUuid())
+                .map(node -> result(intent, node))
+                .flatMap(result -> Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result)))
+                .replaceWithVoid();
+    }
+
+    private static Uni<NodeEntity> find(String nodeUuid) {
+        return NodeNames.isUuid(nodeUuid) ? NodeEntity.findById(UUID.fromString(nodeUuid)) : Uni.createFrom().nullItem();
+    }
+
+    private IntentResult result(NodeIntent intent, NodeEntity node) {
+        IntentResult.Builder result = IntentResult.newBuilder()
+                .setIntentId(intent.getIntentId())
+                .setNodeUuid(intent.getNodeUuid())
+                .setConductor(conductor.name())
+                .setCompletedAt(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        if (node == null) {
+            return result.setAccepted(false).setCode(404).setErrorMessage("Node " + intent.getNodeUuid() + " could not be found.")
+                    .build();
+        }
+        result.setNode(NodeSnapshots.of(node));
+        try {
+            var document = DriverInterfaces.validate(Drivers.get(node.driver), node.driverInfo);
+            return result.setAccepted(true).setCode(200).setValidation(JSON.writeValueAsString(document)).build();
+        } catch (Rejection refused) {
+            return result.setAccepted(false).setCode(refused.code()).setErrorMessage(refused.getMessage()).build();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
