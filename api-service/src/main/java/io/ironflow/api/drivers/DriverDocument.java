@@ -1,5 +1,6 @@
 package io.ironflow.api.drivers;
 
+import io.ironflow.api.nodes.NodeDocument;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,16 +30,8 @@ final class DriverDocument {
                         ? null : entry.getJsonArray("enabled").getList());
             }
         }
-        doc.put("links", links(base, "drivers/" + driver.name()));
-        doc.put("properties", links(base, "drivers/" + driver.name() + "/properties"));
+        doc.put("links", NodeDocument.links(base, "drivers/" + driver.name()));
+        doc.put("properties", NodeDocument.links(base, "drivers/" + driver.name() + "/properties"));
         return doc;
-    }
-
-    /** Ironic's link pair: {@code self} under /v1 and {@code bookmark} without the version. */
-    static List<Map<String, String>> links(URI base, String path) {
-        String root = base.toString().endsWith("/") ? base.toString() : base + "/";
-        return List.of(
-                Map.of("href", root + "v1/" + path, "rel", "self"),
-                Map.of("href", root + path, "rel", "bookmark"));
     }
 }

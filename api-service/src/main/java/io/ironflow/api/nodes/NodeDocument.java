@@ -24,10 +24,22 @@ public final class NodeDocument {
     static final List<String> SUMMARY_FIELDS =
             List.of("instance_uuid", "maintenance", "power_state", "provision_state", "uuid", "name");
 
-    /** How a node's field is read from its snapshot; links need the API's base URI. */
-    private interface Field {
-        Object value(NodeSnapshot node, URI base);
+    /**
+     * What rendering needs besides the node: the API's base URI for links, the requested version, and each
+     * driver's default implementation per interface type (driver → type → name), which the node's
+     * {@code <type>_interface} fields show.
+     */
+    public record Rendering(URI base, ApiVersion version, Map<String, Map<String, String>> interfaces) {
     }
+
+    /** How a node's field is read from its snapshot. */
+    private interface Field {
+        Object value(NodeSnapshot node, Rendering r);
+    }
+
+    /** Interface types whose implementation a node shows as {@code <type>_interface}, in Ironic's order. */
+    private static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect",
+            "management", "network", "power", "raid", "rescue", "storage", "vendor");
 
     /**
      * Every field of a node, in the order Ironic's node-show-response lists them. Features Ironflow does not
@@ -49,73 +61,76 @@ public final class NodeDocument {
 
     private static Map<String, Field> table() {
         Map<String, Field> t = new LinkedHashMap<>();
-        t.put("uuid", (n, b) -> n.getUuid());
-        t.put("name", (n, b) -> n.getName());
-        t.put("driver", (n, b) -> n.getDriver());
-        t.put("driver_info", (n, b) -> SecretFields.mask(dict(n.getDriverInfo())));
-        t.put("driver_internal_info", (n, b) -> Map.of()); // the conductor's internals stay private
-        t.put("properties", (n, b) -> dict(n.getProperties()));
-        t.put("extra", (n, b) -> dict(n.getExtra()));
-        t.put("instance_info", (n, b) -> dict(n.getInstanceInfo()));
-        t.put("instance_uuid", (n, b) -> n.getInstanceUuid());
-        t.put("chassis_uuid", (n, b) -> null); // Ironflow has no chassis
-        t.put("resource_class", (n, b) -> n.getResourceClass());
-        t.put("owner", (n, b) -> n.getOwner());
-        t.put("lessee", (n, b) -> n.getLessee());
-        t.put("description", (n, b) -> n.getDescription());
-        t.put("automated_clean", (n, b) -> n.getAutomatedClean());
-        t.put("conductor_group", (n, b) -> n.getConductorGroup());
-        t.put("conductor", (n, b) -> n.getConductor());
-        t.put("provision_state", (n, b) -> n.getProvisionState());
-        t.put("target_provision_state", (n, b) -> n.getTargetProvisionState());
-        t.put("power_state", (n, b) -> n.getPowerState());
-        t.put("target_power_state", (n, b) -> n.getTargetPowerState());
-        t.put("console_enabled", (n, b) -> false); // no consoles
-        t.put("maintenance", (n, b) -> n.getMaintenance());
-        t.put("maintenance_reason", (n, b) -> n.getMaintenanceReason());
-        t.put("fault", (n, b) -> null); // no periodic check sets a fault yet
-        t.put("retired", (n, b) -> n.getRetired());
-        t.put("retired_reason", (n, b) -> n.getRetiredReason());
-        t.put("protected", (n, b) -> false); // node protection is not built
-        t.put("protected_reason", (n, b) -> null);
-        t.put("last_error", (n, b) -> n.getLastError());
-        t.put("reservation", (n, b) -> n.getReservation());
-        t.put("clean_step", (n, b) -> n.getCleanStep() == null ? Map.of() : dict(n.getCleanStep()));
-        t.put("deploy_step", (n, b) -> Map.of()); // deploy steps are not built
-        t.put("raid_config", (n, b) -> Map.of());
-        t.put("target_raid_config", (n, b) -> Map.of());
-        t.put("traits", (n, b) -> List.of());
-        t.put("allocation_uuid", (n, b) -> null);
-        t.put("inspection_started_at", (n, b) -> null);
-        t.put("inspection_finished_at", (n, b) -> null);
-        t.put("created_at", (n, b) -> time(n.getCreatedAt()));
-        t.put("updated_at", (n, b) -> time(n.getUpdatedAt()));
-        t.put("provision_updated_at", (n, b) -> time(n.getProvisionUpdatedAt()));
-        t.put("links", (n, b) -> links(b, "nodes/" + n.getUuid()));
-        t.put("states", (n, b) -> links(b, "nodes/" + n.getUuid() + "/states"));
+        t.put("uuid", (n, r) -> n.getUuid());
+        t.put("name", (n, r) -> n.getName());
+        t.put("driver", (n, r) -> n.getDriver());
+        t.put("driver_info", (n, r) -> SecretFields.mask(dict(n.getDriverInfo())));
+        t.put("driver_internal_info", (n, r) -> Map.of()); // the conductor's internals stay private
+        t.put("properties", (n, r) -> dict(n.getProperties()));
+        t.put("extra", (n, r) -> dict(n.getExtra()));
+        t.put("instance_info", (n, r) -> dict(n.getInstanceInfo()));
+        t.put("instance_uuid", (n, r) -> n.getInstanceUuid());
+        t.put("chassis_uuid", (n, r) -> null); // Ironflow has no chassis
+        t.put("resource_class", (n, r) -> n.getResourceClass());
+        t.put("owner", (n, r) -> n.getOwner());
+        t.put("lessee", (n, r) -> n.getLessee());
+        t.put("description", (n, r) -> n.getDescription());
+        t.put("automated_clean", (n, r) -> n.getAutomatedClean());
+        t.put("conductor_group", (n, r) -> n.getConductorGroup());
+        t.put("conductor", (n, r) -> n.getConductor());
+        t.put("provision_state", (n, r) -> n.getProvisionState());
+        t.put("target_provision_state", (n, r) -> n.getTargetProvisionState());
+        t.put("power_state", (n, r) -> n.getPowerState());
+        t.put("target_power_state", (n, r) -> n.getTargetPowerState());
+        t.put("console_enabled", (n, r) -> false); // no consoles
+        t.put("maintenance", (n, r) -> n.getMaintenance());
+        t.put("maintenance_reason", (n, r) -> n.getMaintenanceReason());
+        t.put("fault", (n, r) -> null); // no periodic check sets a fault yet
+        t.put("retired", (n, r) -> n.getRetired());
+        t.put("retired_reason", (n, r) -> n.getRetiredReason());
+        t.put("protected", (n, r) -> false); // node protection is not built
+        t.put("protected_reason", (n, r) -> null);
+        t.put("last_error", (n, r) -> n.getLastError());
+        t.put("reservation", (n, r) -> n.getReservation());
+        t.put("clean_step", (n, r) -> n.getCleanStep() == null ? Map.of() : dict(n.getCleanStep()));
+        t.put("deploy_step", (n, r) -> Map.of()); // deploy steps are not built
+        t.put("raid_config", (n, r) -> Map.of());
+        t.put("target_raid_config", (n, r) -> Map.of());
+        t.put("traits", (n, r) -> List.of());
+        t.put("allocation_uuid", (n, r) -> null);
+        t.put("inspection_started_at", (n, r) -> null);
+        t.put("inspection_finished_at", (n, r) -> null);
+        t.put("created_at", (n, r) -> time(n.getCreatedAt()));
+        t.put("updated_at", (n, r) -> time(n.getUpdatedAt()));
+        t.put("provision_updated_at", (n, r) -> time(n.getProvisionUpdatedAt()));
+        for (String type : INTERFACE_TYPES) {
+            t.put(type + "_interface", (n, r) -> r.interfaces().getOrDefault(n.getDriver(), Map.of()).get(type));
+        }
+        t.put("links", (n, r) -> links(r.base(), "nodes/" + n.getUuid()));
+        t.put("states", (n, r) -> links(r.base(), "nodes/" + n.getUuid() + "/states"));
         return Collections.unmodifiableMap(t);
     }
 
     /** The node as {@code GET /v1/nodes/{ident}} shows it at {@code version}: newer fields are left out. */
-    public static Map<String, Object> full(NodeSnapshot node, URI base, ApiVersion version) {
-        return render(node, base, version, FIELDS);
+    public static Map<String, Object> full(NodeSnapshot node, Rendering rendering) {
+        return render(node, rendering, FIELDS);
     }
 
     /** Only {@code fields} (Ironic's {@code ?fields=}, or the list's default), plus the node's links. */
-    public static Map<String, Object> only(NodeSnapshot node, URI base, ApiVersion version, List<String> fields) {
+    public static Map<String, Object> only(NodeSnapshot node, Rendering rendering, List<String> fields) {
         List<String> selected = new ArrayList<>(fields);
         if (!selected.contains("links")) {
             selected.add("links");
         }
-        return render(node, base, version, selected);
+        return render(node, rendering, selected);
     }
 
-    private static Map<String, Object> render(NodeSnapshot node, URI base, ApiVersion version, List<String> fields) {
+    private static Map<String, Object> render(NodeSnapshot node, Rendering rendering, List<String> fields) {
         Map<String, Object> doc = new LinkedHashMap<>();
         for (String field : fields) {
             Field read = TABLE.get(field);
-            if (read != null && Microversions.shows(field, version)) {
-                doc.put(field, read.value(node, base));
+            if (read != null && Microversions.shows(field, rendering.version())) {
+                doc.put(field, read.value(node, rendering));
             }
         }
         return doc;
@@ -137,7 +152,7 @@ public final class NodeDocument {
     }
 
     /** Ironic's link pair: {@code self} under /v1 and {@code bookmark} without the version. */
-    static List<Map<String, String>> links(URI base, String path) {
+    public static List<Map<String, String>> links(URI base, String path) {
         String root = base.toString().endsWith("/") ? base.toString() : base + "/";
         return List.of(
                 Map.of("href", root + "v1/" + path, "rel", "self"),

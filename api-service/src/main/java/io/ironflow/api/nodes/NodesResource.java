@@ -1,5 +1,6 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.drivers.DriverDefaults;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.RequestedVersion;
@@ -39,27 +40,35 @@ public class NodesResource {
     private final NodeReader reader;
     private final NodeCommands commands;
     private final RequestedVersion version;
+    private final DriverDefaults driverDefaults;
 
-    NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands, RequestedVersion version) {
+    NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands, RequestedVersion version,
+            DriverDefaults driverDefaults) {
         this.intents = intents;
         this.reader = reader;
         this.commands = commands;
         this.version = version;
+        this.driverDefaults = driverDefaults;
+    }
+
+    /** How this request renders nodes: its base URI and version, and the drivers' interfaces. */
+    private Uni<NodeDocument.Rendering> rendering(UriInfo uri) {
+        ApiVersion requested = version.get();
+        return driverDefaults.byDriver().map(defaults -> new NodeDocument.Rendering(uri.getBaseUri(), requested, defaults));
     }
 
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Map<String, Object>>> create(String body, @Context UriInfo uri) {
-        ApiVersion requested = version.get();
-        CreateNodeRequest request = CreateNodeRequest.parse(body, requested);
+        CreateNodeRequest request = CreateNodeRequest.parse(body, version.get());
         return intents.submit(request.uuid(), request.command(), Requester.ANONYMOUS)
-                .map(result -> created(result, uri.getBaseUri(), requested));
+                .flatMap(result -> rendering(uri).map(r -> created(result, r)));
     }
 
-    private static RestResponse<Map<String, Object>> created(IntentResult result, URI base, ApiVersion version) {
+    private static RestResponse<Map<String, Object>> created(IntentResult result, NodeDocument.Rendering rendering) {
         return RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
-                .location(URI.create(base + "v1/nodes/" + result.getNode().getUuid()))
-                .entity(NodeDocument.full(result.getNode(), base, version))
+                .location(URI.create(rendering.base() + "v1/nodes/" + result.getNode().getUuid()))
+                .entity(NodeDocument.full(result.getNode(), rendering))
                 .build();
     }
 
@@ -67,11 +76,9 @@ public class NodesResource {
     @Path("/{ident}")
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @QueryParam("fields") String fields,
             @Context UriInfo uri) {
-        ApiVersion requested = version.get();
-        List<String> only = fields == null ? null : NodeListQuery.fields(fields, requested);
-        return reader.require(ident).map(node -> only == null
-                ? NodeDocument.full(node, uri.getBaseUri(), requested)
-                : NodeDocument.only(node, uri.getBaseUri(), requested, only));
+        List<String> only = fields == null ? null : NodeListQuery.fields(fields, version.get());
+        return reader.require(ident).flatMap(node -> rendering(uri).map(r -> only == null
+                ? NodeDocument.full(node, r) : NodeDocument.only(node, r, only)));
     }
 
     /** RFC 6902 JSON Patch; Ironic answers with the node as it is after the change. */
@@ -79,10 +86,9 @@ public class NodesResource {
     @Path("/{ident}")
     @Consumes(MediaType.WILDCARD)
     public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        ApiVersion requested = version.get();
-        NodePatchRequest request = NodePatchRequest.parse(body, requested);
+        NodePatchRequest request = NodePatchRequest.parse(body, version.get());
         return commands.send(ident, request.command())
-                .map(result -> NodeDocument.full(result.getNode(), uri.getBaseUri(), requested));
+                .flatMap(result -> rendering(uri).map(r -> NodeDocument.full(result.getNode(), r)));
     }
 
     @DELETE
@@ -103,14 +109,11 @@ public class NodesResource {
     }
 
     private Uni<Map<String, Object>> page(NodeListQuery query, UriInfo uri) {
-        ApiVersion requested = version.get();
-        URI base = uri.getBaseUri();
-        return reader.list(query).map(nodes -> {
+        return reader.list(query).flatMap(nodes -> rendering(uri).map(r -> {
             List<Map<String, Object>> docs = new ArrayList<>(nodes.size());
             for (NodeSnapshot node : nodes) {
-                docs.add(query.detail() ? NodeDocument.full(node, base, requested)
-                        : NodeDocument.only(node, base, requested,
-                                query.fields() != null ? query.fields() : NodeDocument.SUMMARY_FIELDS));
+                docs.add(query.detail() ? NodeDocument.full(node, r)
+                        : NodeDocument.only(node, r, query.fields() != null ? query.fields() : NodeDocument.SUMMARY_FIELDS));
             }
             Map<String, Object> collection = new LinkedHashMap<>();
             collection.put("nodes", docs);
@@ -124,6 +127,6 @@ public class NodesResource {
                 collection.put("nodes_links", List.of(Map.of("rel", "next", "href", next)));
             }
             return collection;
-        });
+        }));
     }
 }

@@ -174,6 +174,9 @@ class LocalStackTest {
         HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"agent\","
                 + " \"driver_info\": {\"fake_agent_steps\": true}}");
         assertEquals(201, created.statusCode(), created.body());
+        JsonNode agent = JSON.readTree(get("/v1/nodes/agent").body());
+        assertEquals("fake", agent.get("power_interface").asText(), "a node shows its driver's default interfaces");
+        assertEquals("no-console", agent.get("console_interface").asText());
         HttpResponse<String> unknown = get("/v1/nodes/agent/cleaning/steps");
         assertEquals(202, unknown.statusCode(), unknown.body());
         assertEquals("-1", unknown.headers().firstValue("Retry-Request-After").orElseThrow());
