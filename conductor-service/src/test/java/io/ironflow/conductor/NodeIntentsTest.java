@@ -19,9 +19,9 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -197,16 +197,6 @@ class NodeIntentsTest {
     }
 
     /** The version of the newest migration script (V<version>__*.sql). */
-    private static String latestMigration() {
-        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/db/migration"))) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
-                    .map(n -> n.substring(1, n.indexOf("__"))).max(java.util.Comparator.comparingInt(Integer::parseInt))
-                    .orElseThrow();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     private String queryOne(String sql) throws SQLException {
         try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
                 var rs = connection.createStatement().executeQuery(sql)) {

@@ -19,8 +19,11 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -84,18 +87,38 @@ final class Conductor implements AutoCloseable {
     }
 
     IntentResult send(String uuid, Object command) {
-        NodeIntent intent = NodeIntent.newBuilder()
+        NodeIntent intent = intent(uuid, command);
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
+        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                        records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intent.getIntentId())))
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intent.getIntentId()))
+                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intent.getIntentId()));
+    }
+
+    /** Sends every intent at once (keyed by node uuid) and answers each one's result, by intentId. */
+    Map<String, IntentResult> sendAll(List<NodeIntent> intents) {
+        intents.forEach(intent -> kafka.send(Topic.NODE_INTENTS.topicName(), intent.getNodeUuid(), intent));
+        Set<String> ids = new HashSet<>(intents.stream().map(NodeIntent::getIntentId).toList());
+        Map<String, IntentResult> results = new HashMap<>();
+        kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT, records -> records.stream()
+                        .filter(r -> ids.contains(r.value().getIntentId())).map(r -> r.value().getIntentId())
+                        .distinct().count() == ids.size())
+                .forEach(r -> {
+                    if (ids.contains(r.value().getIntentId())) {
+                        results.putIfAbsent(r.value().getIntentId(), r.value());
+                    }
+                });
+        return results;
+    }
+
+    static NodeIntent intent(String uuid, Object command) {
+        return NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(uuid)
                 .setRequester("test")
                 .setRequestedAt(Instant.now())
                 .setCommand(command)
                 .build();
-        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
-        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
-                        records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intent.getIntentId())))
-                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intent.getIntentId()))
-                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intent.getIntentId()));
     }
 
     void awaitState(String uuid, String state) {
