@@ -18,6 +18,7 @@ import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.conductor.work.Reservations;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
@@ -242,9 +243,9 @@ public class NodeCommands {
         if (node.reservation != null) {
             return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
         }
-        return NodeEntity.update("reservation = ?1 where uuid = ?2 and reservation is null", conductor.name(), node.uuid)
-                .map(rows -> {
-                    if (rows != 1) {
+        return Reservations.claim(node.uuid, conductor.name())
+                .map(claimed -> {
+                    if (!claimed) {
                         throw new NodeBusy(node.uuid.toString(), "another conductor");
                     }
                     node.reservation = conductor.name();
