@@ -27,7 +27,7 @@ public final class Reservations {
     /** Takes a free node parked in a wait state whose step is due. */
     static Uni<Boolean> claimWaiting(UUID node, String conductor) {
         return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL"
-                + " AND provision_state IN ('clean wait', 'wait call-back', 'inspect wait', 'rescue wait')"
+                + " AND provision_state IN " + NodeSql.WAIT_STATES
                 + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?3",
                 conductor, node, System.currentTimeMillis());
     }
