@@ -153,13 +153,8 @@ public class ConductorDuties {
     }
 
     private static Uni<List<UUID>> uuids(String sql, Object... parameters) {
-        return Panache.withSession(() -> Panache.getSession().flatMap(session -> {
-            var query = session.createNativeQuery(sql, UUID.class);
-            for (int i = 0; i < parameters.length; i++) {
-                query.setParameter(i + 1, parameters[i]);
-            }
-            return query.getResultList();
-        }));
+        return Panache.withSession(() -> Panache.getSession()
+                .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql, UUID.class), parameters).getResultList()));
     }
 
     private static <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {

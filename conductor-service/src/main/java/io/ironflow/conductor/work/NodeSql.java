@@ -2,8 +2,9 @@ package io.ironflow.conductor.work;
 
 import io.ironflow.conductor.domain.Operation;
 import java.util.stream.Collectors;
+import org.hibernate.reactive.mutiny.Mutiny;
 
-/** SQL text the conductor's own work shares, derived from the domain rather than written out twice. */
+/** The conductor's own native SQL on the node table: the wait-state list and the one way parameters are bound. */
 final class NodeSql {
 
     /**
@@ -15,5 +16,13 @@ final class NodeSql {
             .collect(Collectors.joining(", ", "(", ")"));
 
     private NodeSql() {
+    }
+
+    /** Binds {@code parameters} to the positional parameters ?1, ?2, ... of {@code query}, in order. */
+    static <Q extends Mutiny.AbstractQuery> Q bind(Q query, Object... parameters) {
+        for (int i = 0; i < parameters.length; i++) {
+            query.setParameter(i + 1, parameters[i]);
+        }
+        return query;
     }
 }

@@ -33,12 +33,8 @@ public final class Reservations {
     }
 
     private static Uni<Boolean> update(String sql, Object... parameters) {
-        return Panache.getSession().flatMap(session -> {
-            var query = session.createNativeQuery(sql);
-            for (int i = 0; i < parameters.length; i++) {
-                query.setParameter(i + 1, parameters[i]);
-            }
-            return query.executeUpdate();
-        }).map(rows -> rows == 1);
+        return Panache.getSession()
+                .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql), parameters).executeUpdate())
+                .map(rows -> rows == 1);
     }
 }
