@@ -33,6 +33,22 @@ public final class Outbox {
         SpecificRecordBase decode(ByteBuffer buffer) throws IOException;
     }
 
+    /**
+     * One encoder per record class: building one computes the schema's fingerprint, which cost more than the
+     * encoding itself when it was done for every row.
+     */
+    private static final ClassValue<BinaryMessageEncoder<SpecificRecordBase>> ENCODERS = new ClassValue<>() {
+        @Override
+        protected BinaryMessageEncoder<SpecificRecordBase> computeValue(Class<?> type) {
+            try {
+                SpecificRecordBase instance = (SpecificRecordBase) type.getDeclaredConstructor().newInstance();
+                return new BinaryMessageEncoder<>(instance.getSpecificData(), instance.getSchema());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot build an Avro encoder for " + type, e);
+            }
+        }
+    };
+
     private Outbox() {
     }
 
@@ -62,8 +78,7 @@ public final class Outbox {
 
     private static byte[] encode(SpecificRecordBase value) {
         try {
-            ByteBuffer buffer = new BinaryMessageEncoder<SpecificRecordBase>(value.getSpecificData(), value.getSchema())
-                    .encode(value);
+            ByteBuffer buffer = ENCODERS.get(value.getClass()).encode(value);
             byte[] bytes = new byte[buffer.remaining()];
             buffer.get(bytes);
             return bytes;
