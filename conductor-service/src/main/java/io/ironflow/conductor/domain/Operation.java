@@ -6,6 +6,7 @@ import static io.ironflow.conductor.domain.ProvisionEvent.MANAGE;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -30,6 +31,11 @@ public enum Operation {
         this.working = working;
         this.waiting = waiting;
         this.steps = steps;
+    }
+
+    /** Every state a node waits in while an asynchronous step runs (each operation's {@link #waiting()}). */
+    public static List<ProvisionState> waitStates() {
+        return Arrays.stream(values()).map(op -> op.waiting).filter(Objects::nonNull).toList();
     }
 
     /** The operation a node in {@code state} is in the middle of, running or waiting; empty in other states. */

@@ -12,13 +12,13 @@ import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
-import io.ironflow.conductor.domain.hardware.PlannedStep;
 import io.ironflow.conductor.domain.hardware.StepResult;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.conductor.work.Reservations;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
@@ -132,10 +132,7 @@ public class NodeCommands {
             node.lastError = null;
             if (start.event() == ProvisionEvent.ABORT && state == ProvisionState.CLEAN_WAIT && !abortableNow(node)) {
                 // Ironic: a step that cannot be interrupted finishes first; the abort takes effect after it.
-                node.driverInternalInfo.put("abort_after", true);
-                if (node.cleanStep != null) {
-                    node.cleanStep.put("abort_after", true);
-                }
+                work.abortAfterStep(node);
                 node.reservation = null;
                 change.touched();
                 return Outcome.done(202, node);
@@ -143,13 +140,7 @@ public class NodeCommands {
             ProvisionState entered = change.fire(start.event());
             node.targetProvisionState = start.target() == null ? entered.targetOnEntry(null) : start.target().wire();
             if (start.event() == ProvisionEvent.ABORT) {
-                PlannedStep step = node.cleanStep == null ? null : PlannedStep.fromJson(node.cleanStep);
-                node.lastError = "By request, the " + Operation.of(state).orElseThrow().name().toLowerCase().replace("_node", "")
-                        + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + ".");
-                node.driverInternalInfo.remove("step_due_at");
-                node.driverInternalInfo.remove("steps");
-                node.driverInternalInfo.remove("step_index");
-                node.cleanStep = null;
+                work.aborted(node, state);
             }
             boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
             if (working) {
@@ -252,9 +243,9 @@ public class NodeCommands {
         if (node.reservation != null) {
             return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
         }
-        return NodeEntity.update("reservation = ?1 where uuid = ?2 and reservation is null", conductor.name(), node.uuid)
-                .map(rows -> {
-                    if (rows != 1) {
+        return Reservations.claim(node.uuid, conductor.name())
+                .map(claimed -> {
+                    if (!claimed) {
                         throw new NodeBusy(node.uuid.toString(), "another conductor");
                     }
                     node.reservation = conductor.name();

@@ -29,7 +29,6 @@ import org.jboss.logging.Logger;
 public class ConductorDuties {
 
     private static final Logger LOG = Logger.getLogger(ConductorDuties.class);
-    private static final String WAIT_STATES = "('clean wait', 'wait call-back', 'inspect wait', 'rescue wait')";
 
     private final ConductorIdentity conductor;
     private final NodeWork work;
@@ -121,7 +120,7 @@ public class ConductorDuties {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + WAIT_STATES + " AND reservation IS NULL"
+        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES + " AND reservation IS NULL"
                 + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?1", System.currentTimeMillis() - 1000)
                 .flatMap(nodes -> sequentially(nodes, uuid -> work.callBack(uuid)
                         .invoke(dueAt -> work.scheduleCallBack(uuid, dueAt)).replaceWithVoid()))
@@ -134,7 +133,7 @@ public class ConductorDuties {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + WAIT_STATES + " AND reservation IS NULL"
+        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES + " AND reservation IS NULL"
                 + " AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claim(uuid, conductor.name())
@@ -154,13 +153,8 @@ public class ConductorDuties {
     }
 
     private static Uni<List<UUID>> uuids(String sql, Object... parameters) {
-        return Panache.withSession(() -> Panache.getSession().flatMap(session -> {
-            var query = session.createNativeQuery(sql, UUID.class);
-            for (int i = 0; i < parameters.length; i++) {
-                query.setParameter(i + 1, parameters[i]);
-            }
-            return query.getResultList();
-        }));
+        return Panache.withSession(() -> Panache.getSession()
+                .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql, UUID.class), parameters).getResultList()));
     }
 
     private static <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {

@@ -95,11 +95,12 @@ public final class NodeChange {
         }
         node.conductor = conductor;
         String key = node.uuid.toString();
-        Uni<?> written = Uni.createFrom().voidItem();
+        List<Outbox.Entry> rows = new ArrayList<>(events.size() + 1);
         for (NodeEvent event : events) {
-            written = written.flatMap(x -> Outbox.append(Topic.NODE_EVENTS, key, event));
+            rows.add(new Outbox.Entry(Topic.NODE_EVENTS, key, event));
         }
-        return written.flatMap(x -> Outbox.append(Topic.NODE_STATE, key, NodeSnapshots.of(node))).replaceWithVoid();
+        rows.add(new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node)));
+        return Outbox.append(rows);
     }
 
     static Instant now() {

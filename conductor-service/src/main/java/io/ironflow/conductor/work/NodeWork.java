@@ -82,6 +82,25 @@ public class NodeWork {
                 Operation.CLEAN_NODE.success(manual, node.retired)).orElseThrow().wire();
     }
 
+    /**
+     * An abort came while a step that cannot be interrupted runs: mark the plan (and the step, as Ironic's
+     * clean_step shows it) so that the abort takes effect once the step is over.
+     */
+    public void abortAfterStep(NodeEntity node) {
+        node.driverInternalInfo.put(WorkPlan.ABORT_AFTER, true);
+        if (node.cleanStep != null) {
+            node.cleanStep.put(WorkPlan.ABORT_AFTER, true);
+        }
+    }
+
+    /** An abort has moved the node out of {@code from}: say in last_error what stopped, and forget the plan. */
+    public void aborted(NodeEntity node, ProvisionState from) {
+        PlannedStep step = node.cleanStep == null ? null : PlannedStep.fromJson(node.cleanStep);
+        node.lastError = "By request, the " + Operation.of(from).orElseThrow().name().toLowerCase().replace("_node", "")
+                + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + ".");
+        WorkPlan.clear(node);
+    }
+
     /** Runs the node's work in the background, once the transaction that reserved it has committed. */
     public void start(UUID node) {
         onNewContext(node, () -> Panache.withTransaction(() -> NodeEntity.<NodeEntity>findById(node)

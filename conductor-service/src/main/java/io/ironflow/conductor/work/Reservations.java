@@ -6,15 +6,16 @@ import java.util.UUID;
 
 /**
  * Node reservations, taken as Ironic takes them: one conditional UPDATE, so of two conductors racing for a
- * node exactly one gets it. Run inside the caller's transaction, before the node is loaded.
+ * node exactly one gets it. Run inside the caller's transaction: intents claim the node they have loaded (and
+ * checked), the conductor's own work claims it before loading it.
  */
-final class Reservations {
+public final class Reservations {
 
     private Reservations() {
     }
 
-    /** Takes a free node. */
-    static Uni<Boolean> claim(UUID node, String conductor) {
+    /** Takes a free node; false when someone holds it. */
+    public static Uni<Boolean> claim(UUID node, String conductor) {
         return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL", conductor, node);
     }
 
@@ -26,18 +27,14 @@ final class Reservations {
     /** Takes a free node parked in a wait state whose step is due. */
     static Uni<Boolean> claimWaiting(UUID node, String conductor) {
         return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL"
-                + " AND provision_state IN ('clean wait', 'wait call-back', 'inspect wait', 'rescue wait')"
+                + " AND provision_state IN " + NodeSql.WAIT_STATES
                 + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?3",
                 conductor, node, System.currentTimeMillis());
     }
 
     private static Uni<Boolean> update(String sql, Object... parameters) {
-        return Panache.getSession().flatMap(session -> {
-            var query = session.createNativeQuery(sql);
-            for (int i = 0; i < parameters.length; i++) {
-                query.setParameter(i + 1, parameters[i]);
-            }
-            return query.executeUpdate();
-        }).map(rows -> rows == 1);
+        return Panache.getSession()
+                .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql), parameters).executeUpdate())
+                .map(rows -> rows == 1);
     }
 }
