@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Ironic's driver representation (api-ref driver-get-response, drivers-list-response). */
-final class DriverDocument {
+public final class DriverDocument {
 
-    /** The interface types of a detailed driver document, in Ironic's order. */
-    static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect", "management",
+    /** The interface types of a driver (and of a node's {@code <type>_interface} fields), in Ironic's order. */
+    public static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect", "management",
             "network", "power", "raid", "rescue", "storage", "vendor");
 
     private DriverDocument() {

@@ -1,5 +1,6 @@
 package io.ironflow.api.drivers;
 
+import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -10,8 +11,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -21,9 +22,6 @@ import java.util.TreeMap;
 @Path("/v1/drivers")
 @Produces(MediaType.APPLICATION_JSON)
 public class DriversResource {
-
-    private static final Set<String> TRUE = Set.of("1", "t", "true", "on", "y", "yes");
-    private static final Set<String> FALSE = Set.of("0", "f", "false", "off", "n", "no");
 
     private final DriverReader reader;
 
@@ -38,8 +36,8 @@ public class DriversResource {
         if (type != null && !type.equals("classic") && !type.equals("dynamic")) {
             throw ApiError.badRequest("\"type\" must be one of \"classic\" or \"dynamic\", if specified.");
         }
-        boolean detailed = bool(detail);
-        return reader.list().map(drivers -> Map.of("drivers", "classic".equals(type) ? java.util.List.of()
+        boolean detailed = detail != null && QueryBooleans.parse(detail, "");
+        return reader.list().map(drivers -> Map.of("drivers", "classic".equals(type) ? List.of()
                 : drivers.stream().map(d -> DriverDocument.of(d, uri.getBaseUri(), detailed)).toList()));
     }
 
@@ -68,21 +66,5 @@ public class DriversResource {
     /** Ironic's DriverNotFound. */
     static String notFound(String name) {
         return "Could not find the following driver(s) or hardware type(s): " + name + ".";
-    }
-
-    /** oslo's strict bool_from_string, as Ironic parses {@code detail}. */
-    private static boolean bool(String value) {
-        if (value == null) {
-            return false;
-        }
-        String v = value.trim().toLowerCase();
-        if (TRUE.contains(v)) {
-            return true;
-        }
-        if (FALSE.contains(v)) {
-            return false;
-        }
-        throw ApiError.badRequest("Unrecognized value '" + value + "', acceptable values are: '0', '1', 'f', 'false', "
-                + "'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'");
     }
 }

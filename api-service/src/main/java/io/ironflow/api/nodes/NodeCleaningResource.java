@@ -42,12 +42,10 @@ public class NodeCleaningResource {
     private static final Set<String> CLEANING = Set.of("cleaning", "clean wait");
     private static final int RETRY_WHILE_CLEANING = 10;
 
-    private final NodeReader nodes;
     private final DriverReader drivers;
     private final Pool client;
 
-    NodeCleaningResource(NodeReader nodes, DriverReader drivers, Pool client) {
-        this.nodes = nodes;
+    NodeCleaningResource(DriverReader drivers, Pool client) {
         this.drivers = drivers;
         this.client = client;
     }
@@ -56,12 +54,14 @@ public class NodeCleaningResource {
     @Path("/steps")
     public Uni<Response> steps(@PathParam("ident") String ident, @QueryParam("min_priority") String minPriority) {
         int min = minPriority(minPriority);
-        return nodes.require(ident).flatMap(node -> client
-                .preparedQuery("SELECT driver, provision_state, driver_info -> '" + AGENT_STEPS + "' AS agent,"
-                        + " driver_internal_info -> '" + AGENT_CACHE + "' AS cached FROM nodes WHERE uuid = $1")
-                .execute(Tuple.of(UUID.fromString(node.getUuid())))
+        UUID uuid = NodeReader.parseUuid(ident);
+        // One read: the node (by uuid or name, as every /v1/nodes/{ident} path) with what decides the answer.
+        return client.preparedQuery("SELECT uuid, driver, provision_state, driver_info -> '" + AGENT_STEPS + "' AS agent,"
+                        + " driver_internal_info -> '" + AGENT_CACHE + "' AS cached FROM nodes WHERE "
+                        + (uuid != null ? "uuid" : "name") + " = $1")
+                .execute(Tuple.of(uuid != null ? uuid : ident))
                 .flatMap(rows -> {
-                    if (!rows.iterator().hasNext()) { // deleted since
+                    if (!rows.iterator().hasNext()) {
                         throw ApiError.notFound("Node " + ident + " could not be found.");
                     }
                     var row = rows.iterator().next();
@@ -76,7 +76,7 @@ public class NodeCleaningResource {
                         return Uni.createFrom().item(ok(steps, min));
                     }
                     if (Boolean.TRUE.equals(row.getValue("agent"))) {
-                        return Uni.createFrom().item(notYet(node.getUuid(), row.getString("provision_state")));
+                        return Uni.createFrom().item(notYet(row.getUUID("uuid").toString(), row.getString("provision_state")));
                     }
                     String driver = row.getString("driver");
                     return drivers.find(driver).map(registered -> {
@@ -86,7 +86,7 @@ public class NodeCleaningResource {
                         }
                         return ok(registered.cleanSteps() == null ? List.of() : registered.cleanSteps().getList(), min);
                     });
-                }));
+                });
     }
 
     private static int minPriority(String value) {

@@ -3,6 +3,7 @@ package io.ironflow.api.nodes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.api.drivers.DriverDocument;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.NodeSnapshot;
@@ -37,9 +38,6 @@ public final class NodeDocument {
         Object value(NodeSnapshot node, Rendering r);
     }
 
-    /** Interface types whose implementation a node shows as {@code <type>_interface}, in Ironic's order. */
-    private static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect",
-            "management", "network", "power", "raid", "rescue", "storage", "vendor");
 
     /**
      * Every field of a node, in the order Ironic's node-show-response lists them. Features Ironflow does not
@@ -103,7 +101,7 @@ public final class NodeDocument {
         t.put("created_at", (n, r) -> time(n.getCreatedAt()));
         t.put("updated_at", (n, r) -> time(n.getUpdatedAt()));
         t.put("provision_updated_at", (n, r) -> time(n.getProvisionUpdatedAt()));
-        for (String type : INTERFACE_TYPES) {
+        for (String type : DriverDocument.INTERFACE_TYPES) {
             t.put(type + "_interface", (n, r) -> r.interfaces().getOrDefault(n.getDriver(), Map.of()).get(type));
         }
         t.put("links", (n, r) -> links(r.base(), "nodes/" + n.getUuid()));

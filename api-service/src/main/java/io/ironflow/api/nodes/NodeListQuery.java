@@ -1,10 +1,12 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -131,7 +133,7 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
     }
 
     private static Map<String, String> sortExpressions() {
-        Map<String, String> sort = new java.util.HashMap<>();
+        Map<String, String> sort = new HashMap<>();
         sort.put("id", "id");
         sort.put("uuid", "uuid");
         for (String text : List.of("name", "driver", "provision_state", "target_provision_state", "power_state",
@@ -159,14 +161,8 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
         return value == null || value.isBlank() ? fallback : value;
     }
 
-    /** oslo's bool_from_string(strict=True), as Ironic parses boolean query parameters. */
     private static boolean bool(String name, String value) {
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "1", "t", "true", "on", "y", "yes" -> true;
-            case "0", "f", "false", "off", "n", "no" -> false;
-            default -> throw ApiError.badRequest("Invalid value for " + name + ": Unrecognized value '" + value
-                    + "', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'");
-        };
+        return QueryBooleans.parse(value, "Invalid value for " + name + ": ");
     }
 
     private static UUID uuid(String name, String value) {
