@@ -1,12 +1,17 @@
 package io.ironflow.deploy.stack;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,29 +19,32 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * {@code ./ironflow bench [--nodes N] [--clients C] [--api URL]}: drives N fake-hardware nodes through manage,
  * provide, active and deleted over the REST API of a running stack, as operators' tools do: C concurrent
  * clients, each sending a verb and polling its node until it rests in the verb's stable state. Prints provision
  * actions/s, state machine transitions/s, p50/p99 from request to stable state, and each service's CPU and RSS.
+ * The clients share one event loop and C keep-alive connections, so the load generator takes as little as it
+ * can of the CPU it shares with the stack (its own CPU is printed too).
  */
 public final class Benchmark {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String[]> VERBS = List.of(new String[] {"manage", "manageable", "2"},
             new String[] {"provide", "available", "2"}, new String[] {"active", "active", "2"},
             new String[] {"deleted", "available", "3"});
+    private static final long FIRST_POLL_MS = 2;
+    private static final long MAX_POLL_MS = 25;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final String api;
+    private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+    private final HttpClient http;
+    private long polls; // touched on the event loop only
 
-    private Benchmark(String api) {
-        this.api = api;
+    private Benchmark(URI api, int clients) {
+        http = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(api.getHost()).setDefaultPort(api.getPort())
+                .setKeepAlive(true).setMaxPoolSize(clients));
     }
 
     public static void main(String[] args) throws Exception {
@@ -51,24 +59,27 @@ public final class Benchmark {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        new Benchmark(api).run(nodes, clients);
+        Benchmark benchmark = new Benchmark(URI.create(api), clients);
+        try {
+            benchmark.run(api, nodes, clients);
+        } finally {
+            benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
-    private void run(int count, int clients) throws Exception {
+    private void run(String api, int count, int clients) throws Exception {
         Map<String, long[]> cpuBefore = services();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
         System.out.printf("Creating %d nodes with %d clients against %s ...%n", count, clients, api);
         List<String> nodes = Collections.synchronizedList(new ArrayList<>());
-        runAll(pool, count, i -> nodes.add(create()));
-        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        await(runAll(count, clients, i -> create().map(nodes::add)));
+        List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         long started = System.nanoTime();
         for (String[] verb : VERBS) { // every node takes one verb per wave, so waves measure steady state
             long waveStart = System.nanoTime();
-            runAll(pool, nodes.size(), i -> latencies.add(act(nodes.get(i), verb[0], verb[1])));
+            await(runAll(nodes.size(), clients, i -> act(nodes.get(i), verb[0], verb[1]).map(latencies::add)));
             System.out.printf("  %-8s %d nodes in %.2f s%n", verb[0], nodes.size(), (System.nanoTime() - waveStart) / 1e9);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        pool.shutdown();
         List<Long> sorted = new ArrayList<>(latencies);
         Collections.sort(sorted);
         int actions = sorted.size();
@@ -77,6 +88,7 @@ public final class Benchmark {
         System.out.printf("FSM transitions:   %d = %.1f transitions/s%n", transitions, transitions / seconds);
         System.out.printf("Request to stable state: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 percentile(sorted, 0.50), percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6);
+        System.out.printf("Polls: %.1f GET /states per action%n", await(vertx.executeBlocking(() -> polls)) / (double) actions);
         Map<String, long[]> cpuAfter = services();
         long ticks = 100; // USER_HZ on Linux
         System.out.println("Service            CPU s (run)   RSS MB");
@@ -87,58 +99,77 @@ public final class Benchmark {
         }
     }
 
-    private interface Task {
-        void run(int index) throws Exception;
+    /** Runs {@code task} for indexes 0..count-1, at most {@code clients} at a time, all on the event loop. */
+    private Future<Void> runAll(int count, int clients, IntFunction<Future<?>> task) {
+        Promise<Void> done = Promise.promise();
+        int[] next = {0};
+        int[] running = {0};
+        Runnable[] pump = new Runnable[1];
+        pump[0] = () -> {
+            while (running[0] < clients && next[0] < count) {
+                int index = next[0]++;
+                running[0]++;
+                task.apply(index).onComplete(result -> {
+                    running[0]--;
+                    if (result.failed()) {
+                        done.tryFail(result.cause());
+                    } else if (next[0] == count && running[0] == 0) {
+                        done.tryComplete();
+                    } else {
+                        pump[0].run();
+                    }
+                });
+            }
+        };
+        vertx.runOnContext(v -> pump[0].run());
+        return done.future();
     }
 
-    private static void runAll(ExecutorService pool, int count, Task task) throws Exception {
-        List<Future<?>> futures = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int index = i;
-            futures.add(pool.submit(() -> {
-                task.run(index);
-                return null;
-            }));
-        }
-        for (Future<?> future : futures) {
-            future.get();
-        }
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get();
     }
 
-    private String create() throws Exception {
-        HttpResponse<String> response = send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\"}");
-        if (response.statusCode() != 201) {
-            throw new IllegalStateException("create: " + response.statusCode() + " " + response.body());
-        }
-        return JSON.readTree(response.body()).get("uuid").asText();
+    private Future<String> create() {
+        return send(HttpMethod.POST, "/v1/nodes", "{\"driver\": \"fake-hardware\"}", 201)
+                .map(body -> body.toJsonObject().getString("uuid"));
     }
 
-    /** Sends the verb and polls the node as `openstack baremetal node <verb> --wait` does; returns nanoseconds. */
-    private long act(String node, String verb, String stable) throws Exception {
+    /** Sends the verb and polls the node as `openstack baremetal node <verb> --wait` does; yields nanoseconds. */
+    private Future<Long> act(String node, String verb, String stable) {
         long start = System.nanoTime();
-        HttpResponse<String> response = send("PUT", "/v1/nodes/" + node + "/states/provision", "{\"target\": \"" + verb + "\"}");
-        if (response.statusCode() != 202) {
-            throw new IllegalStateException(verb + " " + node + ": " + response.statusCode() + " " + response.body());
-        }
-        long pause = 2;
-        while (true) {
-            JsonNode state = JSON.readTree(send("GET", "/v1/nodes/" + node + "/states", null).body());
-            if (stable.equals(state.path("provision_state").asText()) && state.path("target_provision_state").isNull()) {
-                return System.nanoTime() - start;
-            }
-            if (state.path("provision_state").asText().endsWith("failed")) {
-                throw new IllegalStateException(node + " failed: " + state.path("last_error").asText());
-            }
-            Thread.sleep(pause);
-            pause = Math.min(pause * 2, 25);
-        }
+        Promise<Long> done = Promise.promise();
+        send(HttpMethod.PUT, "/v1/nodes/" + node + "/states/provision", "{\"target\": \"" + verb + "\"}", 202)
+                .onSuccess(x -> poll(node, stable, start, FIRST_POLL_MS, done))
+                .onFailure(failure -> done.fail(new IllegalStateException(verb + " " + node + ": " + failure.getMessage())));
+        return done.future();
     }
 
-    private HttpResponse<String> send(String method, String path, String body) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path))
-                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json");
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private void poll(String node, String stable, long start, long pause, Promise<Long> done) {
+        polls++;
+        send(HttpMethod.GET, "/v1/nodes/" + node + "/states", null, 200).onFailure(done::fail).onSuccess(body -> {
+            JsonObject state = body.toJsonObject();
+            String provisionState = state.getString("provision_state");
+            if (stable.equals(provisionState) && state.getValue("target_provision_state") == null) {
+                done.complete(System.nanoTime() - start);
+            } else if (provisionState.endsWith("failed")) {
+                done.fail(new IllegalStateException(node + " failed: " + state.getString("last_error")));
+            } else {
+                vertx.setTimer(pause, id -> poll(node, stable, start, Math.min(pause * 2, MAX_POLL_MS), done));
+            }
+        });
+    }
+
+    private Future<Buffer> send(HttpMethod method, String path, String body, int expected) {
+        RequestOptions request = new RequestOptions().setMethod(method).setURI(path)
+                .putHeader("X-OpenStack-Ironic-API-Version", "latest").putHeader("Content-Type", "application/json");
+        return http.request(request)
+                .compose(r -> body == null ? r.send() : r.send(body))
+                .compose(response -> response.body().map(content -> {
+                    if (response.statusCode() != expected) {
+                        throw new IllegalStateException(method + " " + path + ": " + response.statusCode() + " " + content);
+                    }
+                    return content;
+                }));
     }
 
     private static double percentile(List<Long> sorted, double p) {
@@ -162,6 +193,8 @@ public final class Benchmark {
                 name = "launcher + Kafka";
             } else if (command.contains("/bin/postgres")) {
                 name = "postgres";
+            } else if (process.pid() == ProcessHandle.current().pid()) {
+                name = "bench clients";
             }
             if (name == null) {
                 continue;

@@ -104,12 +104,22 @@ public final class LocalStack {
         stopped.await();
     }
 
+    /** The services' JVM flags; IRONFLOW_SERVICE_JAVA_OPTS adds to them (and wins where they overlap). */
+    static List<String> serviceJvmOptions() {
+        List<String> options = new ArrayList<>(List.of("-Xmx384m"));
+        String extra = System.getenv("IRONFLOW_SERVICE_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return options;
+    }
+
     private void startServices(List<String> names) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(names.size());
         try {
             List<Future<ChildJvm>> starting = new ArrayList<>();
             for (String name : names) {
-                ChildJvm jvm = ChildJvm.start(name, options.serviceJar(name), List.of("-Xmx384m"),
+                ChildJvm jvm = ChildJvm.start(name, options.serviceJar(name), serviceJvmOptions(),
                         serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log"));
                 synchronized (services) {
                     services.add(jvm);
