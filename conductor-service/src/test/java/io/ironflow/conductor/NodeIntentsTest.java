@@ -136,16 +136,21 @@ class NodeIntentsTest {
         assertTrue(refused.getErrorMessage().contains("no-such-driver"), refused.getErrorMessage());
         assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + uuid + "'"));
 
+        // Two nodes, one name, on different partitions: the consumers decide them concurrently, the unique
+        // index settles the race, and the loser is retried into Ironic's 409.
         String name = "taken-" + uuid.substring(0, 8);
         String first = UUID.randomUUID().toString();
-        kafka.send(Topic.NODE_INTENTS.topicName(), first, create(first, name, "fake-hardware", "{}"));
         String second = UUID.randomUUID().toString();
-        NodeIntent duplicate = create(second, name, "fake-hardware", "{}");
-        kafka.send(Topic.NODE_INTENTS.topicName(), second, duplicate);
-        IntentResult conflict = awaitResult(duplicate.getIntentId());
-        assertEquals(409, conflict.getCode());
+        NodeIntent one = create(first, name, "fake-hardware", "{}");
+        NodeIntent other = create(second, name, "fake-hardware", "{}");
+        kafka.send(Topic.NODE_INTENTS.topicName(), first, one);
+        kafka.send(Topic.NODE_INTENTS.topicName(), second, other);
+        List<IntentResult> answers = List.of(awaitResult(one.getIntentId()), awaitResult(other.getIntentId()));
+        assertEquals(List.of(201, 409), answers.stream().map(IntentResult::getCode).sorted().toList());
+        IntentResult conflict = answers.stream().filter(a -> a.getCode() == 409).findFirst().orElseThrow();
         assertEquals("A node with name " + name + " already exists.", conflict.getErrorMessage());
-        assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + second + "'"));
+        assertEquals("1", queryOne("SELECT count(*) FROM nodes WHERE name = '" + name + "'"));
+        assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + conflict.getNodeUuid() + "'"));
 
         NodeIntent badName = create(UUID.randomUUID().toString(), "no spaces", "fake-hardware", "{}");
         kafka.send(Topic.NODE_INTENTS.topicName(), badName.getNodeUuid(), badName);

@@ -53,8 +53,8 @@ public class IntentProcessor {
             return validation.answer(intent); // a pure read: no reservation, no processed-intent record
         }
         return attempt(intent, 1).invoke(outcome -> {
-            if (outcome != null && outcome.startWork()) {
-                work.start(outcome.node().uuid);
+            if (outcome != null && outcome.callBackAt() != null) {
+                work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
             }
         }).replaceWithVoid();
     }
@@ -108,7 +108,7 @@ public class IntentProcessor {
     private Uni<Outcome> answerAgain(NodeIntent intent, ProcessedIntent previous) {
         Uni<NodeEntity> node = previous.nodeUuid == null ? Uni.createFrom().nullItem() : NodeEntity.findById(previous.nodeUuid);
         return node.flatMap(current -> {
-            Outcome outcome = new Outcome(previous.accepted, previous.code, previous.errorMessage, current, false);
+            Outcome outcome = new Outcome(previous.accepted, previous.code, previous.errorMessage, current, null);
             return Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now())).replaceWith((Outcome) null);
         });
     }

@@ -18,7 +18,6 @@ import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
-import io.ironflow.conductor.work.Reservations;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
@@ -29,6 +28,7 @@ import io.ironflow.events.UpdateNode;
 import io.ironflow.schemas.Topic;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
@@ -66,7 +66,9 @@ public class NodeCommands {
             return create(intent, create);
         }
         UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
-        return NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+        // The row lock serialises this transaction with every other writer of the node (call-backs, periodic
+        // tasks, another conductor); the reservation column says whether a longer-running holder has it.
+        return NodeEntity.<NodeEntity>findById(uuid, LockModeType.PESSIMISTIC_WRITE).flatMap(node -> {
             if (node == null) {
                 throw Rejection.notFound("Node " + uuid + " could not be found.");
             }
@@ -145,7 +147,7 @@ public class NodeCommands {
             boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
             if (working) {
                 work.prepare(node, cleanSteps);
-                return Outcome.working(node);
+                return Outcome.parked(node, work.run(change)); // null unless a step parked the node
             }
             node.reservation = null;
             return Outcome.done(202, node);
@@ -224,7 +226,7 @@ public class NodeCommands {
         return reserve(node)
                 .flatMap(x -> node.delete())
                 .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
-                .replaceWith(new Outcome(true, 204, null, null, false));
+                .replaceWith(new Outcome(true, 204, null, null, null));
     }
 
     /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */
@@ -238,19 +240,17 @@ public class NodeCommands {
         }).replaceWith(() -> Outcome.done(code, node));
     }
 
-    /** The conditional update of Ironic's reserve_node; a node someone holds is retried by the caller. */
+    /**
+     * Ironic's reserve_node for a node this transaction has loaded FOR UPDATE: nobody else can take it before
+     * commit, so a free one is taken in memory (and given back before the transaction ends); a node someone
+     * holds is retried by the caller.
+     */
     private Uni<Void> reserve(NodeEntity node) {
         if (node.reservation != null) {
             return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
         }
-        return Reservations.claim(node.uuid, conductor.name())
-                .map(claimed -> {
-                    if (!claimed) {
-                        throw new NodeBusy(node.uuid.toString(), "another conductor");
-                    }
-                    node.reservation = conductor.name();
-                    return null;
-                });
+        node.reservation = conductor.name();
+        return Uni.createFrom().voidItem();
     }
 
     private static Map<String, Object> writable(NodeEntity node) {

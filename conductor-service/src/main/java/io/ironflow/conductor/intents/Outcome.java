@@ -5,23 +5,24 @@ import io.ironflow.conductor.persistence.NodeEntity;
 
 /**
  * What one intent did: its answer and the node after it (null when there is none, or it was deleted).
- * {@code startWork} says the node now has work to run on this conductor once the transaction commits.
+ * {@code callBackAt} (epoch millis) says the node's work is parked in a wait state until the simulated
+ * hardware calls back then; this conductor schedules that once the transaction commits.
  */
-record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node, boolean startWork) {
+record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node, Long callBackAt) {
 
     static Outcome done(int code, NodeEntity node) {
-        return new Outcome(true, code, null, node, false);
+        return new Outcome(true, code, null, node, null);
     }
 
-    static Outcome working(NodeEntity node) {
-        return new Outcome(true, 202, null, node, true);
+    static Outcome parked(NodeEntity node, Long callBackAt) {
+        return new Outcome(true, 202, null, node, callBackAt);
     }
 
     static Outcome rejected(Rejection rejection) {
-        return new Outcome(false, rejection.code(), rejection.getMessage(), null, false);
+        return new Outcome(false, rejection.code(), rejection.getMessage(), null, null);
     }
 
     Outcome withNode(NodeEntity current) {
-        return new Outcome(accepted, code, errorMessage, current, startWork);
+        return new Outcome(accepted, code, errorMessage, current, callBackAt);
     }
 }

@@ -101,17 +101,16 @@ public class NodeWork {
         WorkPlan.clear(node);
     }
 
-    /** Runs the node's work in the background, once the transaction that reserved it has committed. */
-    public void start(UUID node) {
-        onNewContext(node, () -> Panache.withTransaction(() -> NodeEntity.<NodeEntity>findById(node)
-                .flatMap(entity -> {
-                    if (entity == null || !conductor.name().equals(entity.reservation)) {
-                        return Uni.createFrom().nullItem(); // taken over or deleted meanwhile
-                    }
-                    NodeChange change = new NodeChange(entity, null, conductor.name());
-                    drive(change);
-                    return change.announce().replaceWith(WorkPlan.dueAt(entity));
-                })), "work");
+    /**
+     * Runs the work of the -ING state the verb has just entered, in the accepting transaction: the fake
+     * hardware's steps either complete at once or take time, and those park the node in the wait state
+     * (unreserved) for a call-back. So a reservation never outlives a transaction, and a crash rolls the verb
+     * back whole instead of stranding a reserved node. Returns when the parked node's call-back is due, or null.
+     * A driver whose synchronous calls block (a real BMC) would commit the -ING state first and run them after.
+     */
+    public Long run(NodeChange change) {
+        drive(change);
+        return WorkPlan.dueAt(change.node());
     }
 
     /**

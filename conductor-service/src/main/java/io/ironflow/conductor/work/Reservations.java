@@ -5,17 +5,17 @@ import io.smallrye.mutiny.Uni;
 import java.util.UUID;
 
 /**
- * Node reservations, taken as Ironic takes them: one conditional UPDATE, so of two conductors racing for a
- * node exactly one gets it. Run inside the caller's transaction: intents claim the node they have loaded (and
- * checked), the conductor's own work claims it before loading it.
+ * Node reservations the conductor's own work takes, as Ironic takes them: one conditional UPDATE, so of two
+ * conductors racing for a node exactly one gets it. Run inside the caller's transaction, before the node is
+ * loaded. (Intents lock the row they load instead; see NodeCommands.reserve.)
  */
-public final class Reservations {
+final class Reservations {
 
     private Reservations() {
     }
 
     /** Takes a free node; false when someone holds it. */
-    public static Uni<Boolean> claim(UUID node, String conductor) {
+    static Uni<Boolean> claim(UUID node, String conductor) {
         return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL", conductor, node);
     }
 
