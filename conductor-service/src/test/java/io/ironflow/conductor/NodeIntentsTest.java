@@ -94,6 +94,8 @@ class NodeIntentsTest {
         ConsumerRecord<String, NodeSnapshot> state = states.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow();
         assertEquals("enroll", state.value().getProvisionState());
         assertNotNull(state.headers().lastHeader("ce_id"), "published as a binary-mode CloudEvent");
+        assertEquals("io.ironflow.node.state", new String(state.headers().lastHeader("ce_type").value(), StandardCharsets.UTF_8),
+                "one producer publishes every topic, each record with its topic's event type");
 
         List<ConsumerRecord<String, NodeEvent>> events = kafka.read(Topic.NODE_EVENTS.topicName(), WAIT,
                 records -> records.stream().anyMatch(r -> r.key().equals(uuid)));

@@ -1,8 +1,5 @@
 package io.ironflow.conductor.messaging;
 
-import io.ironflow.events.IntentResult;
-import io.ironflow.events.NodeEvent;
-import io.ironflow.events.NodeSnapshot;
 import io.ironflow.schemas.Topic;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -50,7 +47,13 @@ public class OutboxRelay {
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final long ADVISORY_LOCK = 0x1F10_0B0CL; // any constant shared by every conductor
 
-    private final Map<String, MutinyEmitter<? super SpecificRecordBase>> emitters;
+    /** Each topic's CloudEvent type (ce_type). */
+    private static final Map<String, String> EVENT_TYPES = Map.of(
+            Topic.INTENT_RESULTS.topicName(), "io.ironflow.intent.result",
+            Topic.NODE_STATE.topicName(), "io.ironflow.node.state",
+            Topic.NODE_EVENTS.topicName(), "io.ironflow.node.event");
+
+    private final MutinyEmitter<Object> emitter;
     private final Pool pool;
     private final Vertx vertx;
     private final int batchSize;
@@ -58,17 +61,11 @@ public class OutboxRelay {
     private final AtomicBoolean pending = new AtomicBoolean();
 
     @Inject
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    OutboxRelay(@Channel("intent-results") MutinyEmitter<IntentResult> results,
-            @Channel("node-state") MutinyEmitter<NodeSnapshot> states,
-            @Channel("node-events") MutinyEmitter<NodeEvent> events,
+    OutboxRelay(@Channel("outbox") MutinyEmitter<Object> emitter,
             Pool pool,
             Vertx vertx,
             @ConfigProperty(name = "ironflow.conductor.outbox.batch-size") int batchSize) {
-        this.emitters = Map.of(
-                Topic.INTENT_RESULTS.topicName(), (MutinyEmitter) results,
-                Topic.NODE_STATE.topicName(), (MutinyEmitter) states,
-                Topic.NODE_EVENTS.topicName(), (MutinyEmitter) events);
+        this.emitter = emitter;
         this.pool = pool;
         this.vertx = vertx;
         this.batchSize = batchSize;
@@ -133,25 +130,25 @@ public class OutboxRelay {
                 .map(deleted -> seqs.length);
     }
 
-    @SuppressWarnings("unchecked")
     private Uni<Void> send(Row row) {
-        String type = row.getString("type");
+        String type = row.getString("type"); // the topic
         String key = row.getString("aggregateid");
         UUID id = row.getUUID("id");
         Buffer payload = row.getBuffer("payload");
-        MutinyEmitter<? super SpecificRecordBase> emitter = emitters.get(type);
-        if (emitter == null) {
-            return Uni.createFrom().failure(new IllegalStateException("no channel publishes to " + type));
+        String eventType = EVENT_TYPES.get(type);
+        if (eventType == null) {
+            return Uni.createFrom().failure(new IllegalStateException("the outbox does not publish to " + type));
         }
         // A null payload is a tombstone: the node is gone, and compaction forgets its key.
         Object value = payload == null ? Record.of(key, null) : decode(type, payload.getBytes(), row.getLong("seq"));
         Message<Object> message = Message.of(value)
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build())
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withTopic(type).withKey(key).build())
                 .addMetadata(OutgoingCloudEventMetadata.builder()
                         .withId(id.toString())
+                        .withType(eventType)
                         .withSubject(key)
                         .build());
-        return ((MutinyEmitter<Object>) (MutinyEmitter<?>) emitter).sendMessage(message);
+        return emitter.sendMessage(message);
     }
 
     private static SpecificRecordBase decode(String type, byte[] payload, long seq) {

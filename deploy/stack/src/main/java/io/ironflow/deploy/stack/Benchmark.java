@@ -23,10 +23,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
- * {@code ./ironflow bench [--nodes N] [--clients C] [--api URL]}: drives N fake-hardware nodes through manage,
+ * {@code ./ironflow bench [--nodes N] [--clients C] [--warmup R] [--api URL]}: drives N fake-hardware nodes through manage,
  * provide, active and deleted over the REST API of a running stack, as operators' tools do: C concurrent
  * clients, each sending a verb and polling its node until it rests in the verb's stable state. Prints provision
- * actions/s, state machine transitions/s, p50/p99 from request to stable state, and each service's CPU and RSS.
+ * actions/s, state machine transitions/s, p50/p99 from request to stable state, and each service's CPU and RSS,
+ * for a round measured after R warm-up rounds (default 3, each on N fresh nodes, summed up in one line).
  * The clients share one event loop and C keep-alive connections, so the load generator takes as little as it
  * can of the CPU it shares with the stack (its own CPU is printed too).
  */
@@ -50,52 +51,82 @@ public final class Benchmark {
     public static void main(String[] args) throws Exception {
         int nodes = 1000;
         int clients = 32;
+        int warmups = 3;
         String api = "http://127.0.0.1:6385";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
                 case "--clients" -> clients = Integer.parseInt(args[i + 1]);
+                case "--warmup" -> warmups = Integer.parseInt(args[i + 1]);
                 case "--api" -> api = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Benchmark benchmark = new Benchmark(URI.create(api), clients);
         try {
-            benchmark.run(api, nodes, clients);
+            benchmark.run(api, nodes, clients, warmups);
         } finally {
             benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
-    private void run(String api, int count, int clients) throws Exception {
-        Map<String, long[]> cpuBefore = services();
-        System.out.printf("Creating %d nodes with %d clients against %s ...%n", count, clients, api);
-        List<String> nodes = Collections.synchronizedList(new ArrayList<>());
-        await(runAll(count, clients, i -> create().map(nodes::add)));
-        List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-        long started = System.nanoTime();
-        for (String[] verb : VERBS) { // every node takes one verb per wave, so waves measure steady state
-            long waveStart = System.nanoTime();
-            await(runAll(nodes.size(), clients, i -> act(nodes.get(i), verb[0], verb[1]).map(latencies::add)));
-            System.out.printf("  %-8s %d nodes in %.2f s%n", verb[0], nodes.size(), (System.nanoTime() - waveStart) / 1e9);
+    private void run(String api, int count, int clients, int warmups) throws Exception {
+        System.out.printf("%d nodes, %d clients, against %s%n", count, clients, api);
+        for (int i = 1; i <= warmups; i++) { // the JVMs compile their hot paths under load: measure after
+            Round round = round(count, clients);
+            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms%n", i, warmups,
+                    round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99));
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        List<Long> sorted = new ArrayList<>(latencies);
-        Collections.sort(sorted);
-        int actions = sorted.size();
-        int transitions = nodes.size() * VERBS.stream().mapToInt(v -> Integer.parseInt(v[2])).sum();
-        System.out.printf("%nProvision actions: %d in %.2f s = %.1f actions/s%n", actions, seconds, actions / seconds);
-        System.out.printf("FSM transitions:   %d = %.1f transitions/s%n", transitions, transitions / seconds);
-        System.out.printf("Request to stable state: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                percentile(sorted, 0.50), percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6);
-        System.out.printf("Polls: %.1f GET /states per action%n", await(vertx.executeBlocking(() -> polls)) / (double) actions);
+        Map<String, long[]> cpuBefore = services();
+        Round round = round(count, clients);
         Map<String, long[]> cpuAfter = services();
+        round.waves().forEach(System.out::println);
+        System.out.printf("%nProvision actions: %d in %.2f s = %.1f actions/s%n", round.latencies().size(), round.seconds(),
+                round.actionsPerSecond());
+        System.out.printf("FSM transitions:   %d = %.1f transitions/s%n", round.transitions(), round.transitions() / round.seconds());
+        System.out.printf("Request to stable state: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                round.percentile(0.50), round.percentile(0.90), round.percentile(0.99), round.percentile(1.0));
+        System.out.printf("Polls: %.1f GET /states per action%n", round.polls() / (double) round.latencies().size());
         long ticks = 100; // USER_HZ on Linux
-        System.out.println("Service            CPU s (run)   RSS MB");
+        System.out.println("Service (CPU over the measured round, creation included)   CPU s   RSS MB");
         for (var entry : cpuAfter.entrySet()) {
             long before = cpuBefore.getOrDefault(entry.getKey(), new long[] {0, 0})[0];
             System.out.printf("  %-18s %8.1f   %7d%n", entry.getKey(), (entry.getValue()[0] - before) / (double) ticks,
                     entry.getValue()[1] / 1024);
+        }
+    }
+
+    /** One round: creates {@code count} fresh nodes, then takes every one through each verb, wave by wave. */
+    private Round round(int count, int clients) throws Exception {
+        List<String> nodes = Collections.synchronizedList(new ArrayList<>());
+        await(runAll(count, clients, i -> create().map(nodes::add)));
+        long pollsBefore = await(vertx.executeBlocking(() -> polls));
+        List<Long> latencies = new ArrayList<>();
+        List<String> waves = new ArrayList<>();
+        long started = System.nanoTime();
+        for (String[] verb : VERBS) { // every node takes one verb per wave, so waves measure steady state
+            long waveStart = System.nanoTime();
+            List<Long> wave = Collections.synchronizedList(new ArrayList<>());
+            await(runAll(nodes.size(), clients, i -> act(nodes.get(i), verb[0], verb[1]).map(wave::add)));
+            latencies.addAll(wave);
+            Collections.sort(wave);
+            waves.add(String.format("  %-8s %d nodes in %.2f s, p50 %.1f ms, p99 %.1f ms", verb[0], nodes.size(),
+                    (System.nanoTime() - waveStart) / 1e9, percentile(wave, 0.50), percentile(wave, 0.99)));
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        Collections.sort(latencies);
+        int transitions = nodes.size() * VERBS.stream().mapToInt(v -> Integer.parseInt(v[2])).sum();
+        return new Round(latencies, seconds, transitions, await(vertx.executeBlocking(() -> polls)) - pollsBefore, waves);
+    }
+
+    /** A round's sorted latencies (ns), its duration, its transitions and polls, and a line per wave. */
+    private record Round(List<Long> latencies, double seconds, int transitions, long polls, List<String> waves) {
+        double actionsPerSecond() {
+            return latencies.size() / seconds;
+        }
+
+        double percentile(double p) {
+            return Benchmark.percentile(latencies, p);
         }
     }
 
