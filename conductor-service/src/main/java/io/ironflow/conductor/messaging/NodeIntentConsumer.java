@@ -2,17 +2,28 @@ package io.ironflow.conductor.messaging;
 
 import io.ironflow.conductor.intents.IntentProcessor;
 import io.ironflow.events.NodeIntent;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Consumes ironflow.node-intents. Records of one partition are handled one after another, so a node's intents
- * apply in the order they were sent. A record that cannot be decoded is dead-lettered with the reason; any
- * other failure (the database unreachable, say) is retried until it passes, so no intent is skipped.
+ * Consumes ironflow.node-intents. A node's intents apply one after another in the order they were sent;
+ * other nodes' intents are decided meanwhile, up to {@code ironflow.conductor.concurrent-intents} at a time
+ * (records are acknowledged as they finish, and the offset committed is the oldest one still running, so a
+ * crash redelivers what was not done and processed_intents answers what was). A record that cannot be
+ * decoded is dead-lettered with the reason; any other failure (the database unreachable, say) is retried
+ * until it passes, so no intent is skipped.
  */
 @ApplicationScoped
 public class NodeIntentConsumer {
@@ -21,10 +32,15 @@ public class NodeIntentConsumer {
 
     private final IntentProcessor processor;
     private final OutboxRelay relay;
+    private final Vertx vertx;
+    private final NodeLanes lanes;
 
-    NodeIntentConsumer(IntentProcessor processor, OutboxRelay relay) {
+    NodeIntentConsumer(IntentProcessor processor, OutboxRelay relay, Vertx vertx,
+            @ConfigProperty(name = "ironflow.conductor.concurrent-intents") int concurrentIntents) {
         this.processor = processor;
         this.relay = relay;
+        this.vertx = vertx;
+        this.lanes = new NodeLanes(concurrentIntents);
     }
 
     @Incoming("node-intents")
@@ -34,11 +50,24 @@ public class NodeIntentConsumer {
             return Uni.createFrom().completionStage(
                     message.nack(new IllegalArgumentException("the record is not a NodeIntent this conductor can decode")));
         }
+        return Uni.createFrom().completionStage(lanes.submit(intent.getNodeUuid(), () -> onOwnContext(() -> apply(message, intent))));
+    }
+
+    private Uni<Void> apply(Message<NodeIntent> message, NodeIntent intent) {
         return processor.process(intent)
                 .onFailure().invoke(failure -> LOG.warnf("intent %s for node %s failed, retrying: %s",
                         intent.getIntentId(), intent.getNodeUuid(), failure.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
                 .invoke(relay::wakeUp)
                 .flatMap(done -> Uni.createFrom().completionStage(message.ack()));
+    }
+
+    /** Runs {@code work} on a Vert.x context of its own: Hibernate Reactive binds a transaction's session to it. */
+    private CompletionStage<Void> onOwnContext(Supplier<Uni<Void>> work) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        context.runOnContext(v -> work.get().subscribe().with(done::complete, done::completeExceptionally));
+        return done;
     }
 }

@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Drives a conductor through Kafka only, as an operator's tools would through the API: each call sends one
@@ -39,9 +41,17 @@ final class Conductor implements AutoCloseable {
     private final KafkaTestClient kafka;
     private final String jdbcUrl;
 
-    Conductor(String bootstrapServers, String registryUrl, String jdbcUrl) {
+    private Conductor(String bootstrapServers, String registryUrl, String jdbcUrl) {
         this.kafka = new KafkaTestClient(bootstrapServers, registryUrl);
         this.jdbcUrl = jdbcUrl;
+    }
+
+    /** Connects to the Kafka, registry and PostgreSQL the test's conductor was configured with. */
+    static Conductor connect() {
+        Config config = ConfigProvider.getConfig();
+        return new Conductor(config.getValue("kafka.bootstrap.servers", String.class),
+                config.getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class),
+                config.getValue("quarkus.datasource.jdbc.url", String.class));
     }
 
     String create(Map<String, Object> driverInfo) {

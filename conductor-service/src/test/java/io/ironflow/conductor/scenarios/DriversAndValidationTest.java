@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,12 +34,6 @@ class DriversAndValidationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
     @Inject
     ConductorIdentity identity;
 
@@ -48,7 +41,7 @@ class DriversAndValidationTest {
 
     @BeforeEach
     void connect() {
-        conductor = new Conductor(bootstrapServers, registryUrl, jdbcUrl);
+        conductor = Conductor.connect();
     }
 
     @AfterEach

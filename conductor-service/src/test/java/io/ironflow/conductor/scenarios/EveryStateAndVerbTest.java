@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,19 +31,12 @@ class EveryStateAndVerbTest {
 
     private static final String CLEAN_STEPS = "[{\"interface\": \"deploy\", \"step\": \"erase_devices_metadata\"}]";
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
-
     private record Case(ProvisionState state, ProvisionVerb verb, boolean reserved, String node, NodeIntent intent) {
     }
 
     @Test
     void everyStateAgainstEveryVerb() throws SQLException {
-        try (Conductor conductor = new Conductor(bootstrapServers, registryUrl, jdbcUrl)) {
+        try (Conductor conductor = Conductor.connect()) {
             List<Case> cases = new ArrayList<>();
             for (ProvisionState state : ProvisionState.values()) {
                 for (ProvisionVerb verb : ProvisionVerb.values()) {

@@ -15,7 +15,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,18 +27,11 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class ProvisioningTest {
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
-
     Conductor conductor;
 
     @BeforeEach
     void connect() {
-        conductor = new Conductor(bootstrapServers, registryUrl, jdbcUrl);
+        conductor = Conductor.connect();
     }
 
     @AfterEach

@@ -139,5 +139,21 @@ final class RunningStack implements AutoCloseable {
             launcher.descendants().forEach(ProcessHandle::destroyForcibly);
             launcher.destroyForcibly();
         }
+        stopPostgres();
+    }
+
+    /**
+     * pg_ctl daemonizes PostgreSQL, so a launcher killed rather than stopped leaves it running and it is not
+     * among the launcher's descendants: stop it through its pid file. Its backends follow their postmaster.
+     */
+    private void stopPostgres() {
+        try {
+            long pid = Long.parseLong(Files.readAllLines(dataDir.resolve("postgres").resolve("postmaster.pid")).get(0).trim());
+            ProcessHandle.of(pid)
+                    .filter(p -> p.info().command().orElse("").contains("postgres"))
+                    .ifPresent(ProcessHandle::destroyForcibly);
+        } catch (IOException | RuntimeException e) {
+            // no pid file: PostgreSQL stopped (or never started)
+        }
     }
 }

@@ -1,0 +1,62 @@
+package io.ironflow.conductor.messaging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+class NodeLanesTest {
+
+    private final List<String> started = new ArrayList<>();
+
+    /** Work that records its start and ends when the test completes the returned future. */
+    private CompletableFuture<Void> work(NodeLanes lanes, String node, String name, List<CompletionStage<Void>> admissions) {
+        CompletableFuture<Void> end = new CompletableFuture<>();
+        admissions.add(lanes.submit(node, () -> {
+            started.add(name);
+            return end;
+        }));
+        return end;
+    }
+
+    @Test
+    void aNodesIntentsRunOneAfterAnotherOtherNodesMeanwhile() {
+        NodeLanes lanes = new NodeLanes(10);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        CompletableFuture<Void> first = work(lanes, "a", "a1", admissions);
+        CompletableFuture<Void> second = work(lanes, "a", "a2", admissions);
+        work(lanes, "b", "b1", admissions);
+        assertEquals(List.of("a1", "b1"), started, "a2 waits for a1; b1 does not");
+        second.complete(null); // finishing out of turn changes nothing: a2 has not started
+        assertEquals(List.of("a1", "b1"), started);
+        first.complete(null);
+        assertEquals(List.of("a1", "b1", "a2"), started);
+        assertTrue(admissions.stream().allMatch(a -> a.toCompletableFuture().isDone()), "below the limit nothing waits");
+    }
+
+    @Test
+    void theConsumerWaitsWhileTheLimitIsReached() {
+        NodeLanes lanes = new NodeLanes(2);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        CompletableFuture<Void> a = work(lanes, "a", "a1", admissions);
+        work(lanes, "b", "b1", admissions);
+        assertTrue(admissions.get(0).toCompletableFuture().isDone());
+        assertFalse(admissions.get(1).toCompletableFuture().isDone(), "two running: no third record yet");
+        a.complete(null);
+        assertTrue(admissions.get(1).toCompletableFuture().isDone(), "one finished: room for the next record");
+    }
+
+    @Test
+    void aFailedIntentStillFreesItsLane() {
+        NodeLanes lanes = new NodeLanes(4);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        work(lanes, "a", "a1", admissions).completeExceptionally(new IllegalStateException("boom"));
+        work(lanes, "a", "a2", admissions);
+        assertEquals(List.of("a1", "a2"), started);
+    }
+}
