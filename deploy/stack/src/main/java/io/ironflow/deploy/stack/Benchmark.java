@@ -27,7 +27,7 @@ import java.util.function.IntFunction;
  * provide, active and deleted over the REST API of a running stack, as operators' tools do: C concurrent
  * clients, each sending a verb and polling its node until it rests in the verb's stable state. Prints provision
  * actions/s, state machine transitions/s, p50/p99 from request to stable state, and each service's CPU and RSS,
- * for a round measured after R warm-up rounds (default 3, each on N fresh nodes, summed up in one line).
+ * for a round measured after R warm-up rounds (default 5, each on N fresh nodes, summed up in one line).
  * The clients share one event loop and C keep-alive connections, so the load generator takes as little as it
  * can of the CPU it shares with the stack (its own CPU is printed too).
  */
@@ -51,7 +51,7 @@ public final class Benchmark {
     public static void main(String[] args) throws Exception {
         int nodes = 1000;
         int clients = 32;
-        int warmups = 3;
+        int warmups = 5;
         String api = "http://127.0.0.1:6385";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
