@@ -1,17 +1,12 @@
 package io.ironflow.conductor.messaging;
 
 import io.ironflow.conductor.intents.IntentProcessor;
+import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.events.NodeIntent;
-import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -50,7 +45,8 @@ public class NodeIntentConsumer {
             return Uni.createFrom().completionStage(
                     message.nack(new IllegalArgumentException("the record is not a NodeIntent this conductor can decode")));
         }
-        return Uni.createFrom().completionStage(lanes.submit(intent.getNodeUuid(), () -> onOwnContext(() -> apply(message, intent))));
+        return Uni.createFrom().completionStage(lanes.submit(intent.getNodeUuid(),
+                () -> FreshContext.run(vertx, () -> apply(message, intent))));
     }
 
     private Uni<Void> apply(Message<NodeIntent> message, NodeIntent intent) {
@@ -60,14 +56,5 @@ public class NodeIntentConsumer {
                 .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
                 .invoke(relay::wakeUp)
                 .flatMap(done -> Uni.createFrom().completionStage(message.ack()));
-    }
-
-    /** Runs {@code work} on a Vert.x context of its own: Hibernate Reactive binds a transaction's session to it. */
-    private CompletionStage<Void> onOwnContext(Supplier<Uni<Void>> work) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        VertxContextSafetyToggle.setContextSafe(context, true);
-        context.runOnContext(v -> work.get().subscribe().with(done::complete, done::completeExceptionally));
-        return done;
     }
 }

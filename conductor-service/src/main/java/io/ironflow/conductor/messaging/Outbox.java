@@ -25,11 +25,14 @@ import org.hibernate.reactive.common.AffectedEntities;
  */
 public final class Outbox {
 
-    /** How each topic's payload is read back; only these topics are published from the outbox. */
-    static final Map<String, Decoder> DECODERS = Map.of(
-            Topic.INTENT_RESULTS.topicName(), IntentResult::fromByteBuffer,
-            Topic.NODE_STATE.topicName(), NodeSnapshot::fromByteBuffer,
-            Topic.NODE_EVENTS.topicName(), NodeEvent::fromByteBuffer);
+    /** The topics published from the outbox: how each one's payload is read back, and its CloudEvent type. */
+    static final Map<String, Published> TOPICS = Map.of(
+            Topic.INTENT_RESULTS.topicName(), new Published(IntentResult::fromByteBuffer, "io.ironflow.intent.result"),
+            Topic.NODE_STATE.topicName(), new Published(NodeSnapshot::fromByteBuffer, "io.ironflow.node.state"),
+            Topic.NODE_EVENTS.topicName(), new Published(NodeEvent::fromByteBuffer, "io.ironflow.node.event"));
+
+    record Published(Decoder decoder, String eventType) {
+    }
 
     @FunctionalInterface
     interface Decoder {
@@ -61,7 +64,7 @@ public final class Outbox {
     /** A record to publish: its topic, its key (the node's uuid) and its value. */
     public record Entry(Topic topic, String nodeUuid, SpecificRecordBase value) {
         public Entry {
-            if (!DECODERS.containsKey(topic.topicName())) {
+            if (!TOPICS.containsKey(topic.topicName())) {
                 throw new IllegalArgumentException("the outbox does not publish to " + topic);
             }
         }

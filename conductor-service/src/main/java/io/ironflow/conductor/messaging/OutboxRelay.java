@@ -1,6 +1,5 @@
 package io.ironflow.conductor.messaging;
 
-import io.ironflow.schemas.Topic;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -23,7 +22,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.avro.specific.SpecificRecordBase;
@@ -46,12 +44,6 @@ public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final long ADVISORY_LOCK = 0x1F10_0B0CL; // any constant shared by every conductor
-
-    /** Each topic's CloudEvent type (ce_type). */
-    private static final Map<String, String> EVENT_TYPES = Map.of(
-            Topic.INTENT_RESULTS.topicName(), "io.ironflow.intent.result",
-            Topic.NODE_STATE.topicName(), "io.ironflow.node.state",
-            Topic.NODE_EVENTS.topicName(), "io.ironflow.node.event");
 
     private final MutinyEmitter<Object> emitter;
     private final Pool pool;
@@ -135,25 +127,25 @@ public class OutboxRelay {
         String key = row.getString("aggregateid");
         UUID id = row.getUUID("id");
         Buffer payload = row.getBuffer("payload");
-        String eventType = EVENT_TYPES.get(type);
-        if (eventType == null) {
+        Outbox.Published topic = Outbox.TOPICS.get(type);
+        if (topic == null) {
             return Uni.createFrom().failure(new IllegalStateException("the outbox does not publish to " + type));
         }
         // A null payload is a tombstone: the node is gone, and compaction forgets its key.
-        Object value = payload == null ? Record.of(key, null) : decode(type, payload.getBytes(), row.getLong("seq"));
+        Object value = payload == null ? Record.of(key, null) : decode(topic, payload.getBytes(), row.getLong("seq"));
         Message<Object> message = Message.of(value)
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withTopic(type).withKey(key).build())
                 .addMetadata(OutgoingCloudEventMetadata.builder()
                         .withId(id.toString())
-                        .withType(eventType)
+                        .withType(topic.eventType())
                         .withSubject(key)
                         .build());
         return emitter.sendMessage(message);
     }
 
-    private static SpecificRecordBase decode(String type, byte[] payload, long seq) {
+    private static SpecificRecordBase decode(Outbox.Published topic, byte[] payload, long seq) {
         try {
-            return Outbox.DECODERS.get(type).decode(ByteBuffer.wrap(payload));
+            return topic.decoder().decode(ByteBuffer.wrap(payload));
         } catch (IOException e) {
             throw new UncheckedIOException("outbox row " + seq + " cannot be decoded", e);
         }

@@ -13,18 +13,15 @@ import io.ironflow.conductor.domain.hardware.PlannedStep;
 import io.ironflow.conductor.domain.hardware.StepResult;
 import io.ironflow.conductor.intents.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
+import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -249,18 +246,13 @@ public class NodeWork {
             return;
         }
         long delay = Math.max(1, dueAt - System.currentTimeMillis());
-        vertx.setTimer(delay, id -> onNewContext(node, () -> callBack(node), "call-back"));
-    }
-
-    /** Runs {@code work} on a fresh Vert.x context (Hibernate Reactive binds its session to one), then follows up. */
-    void onNewContext(UUID node, Supplier<Uni<Long>> work, String what) {
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        VertxContextSafetyToggle.setContextSafe(context, true);
-        context.runOnContext(v -> work.get().subscribe().with(dueAt -> {
-            relay.wakeUp();
-            if (dueAt != null) {
-                scheduleCallBack(node, dueAt);
+        vertx.setTimer(delay, id -> FreshContext.run(vertx, () -> callBack(node)).whenComplete((next, failure) -> {
+            if (failure != null) {
+                LOG.warnf("call-back of node %s failed; the call-back sweep retries it: %s", node, failure.toString());
+                return;
             }
-        }, failure -> LOG.warnf("%s of node %s failed; restart or takeover recovers it: %s", what, node, failure.toString())));
+            relay.wakeUp();
+            scheduleCallBack(node, next);
+        }));
     }
 }
