@@ -26,7 +26,9 @@ import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.schemas.Topic;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import org.hibernate.reactive.common.AffectedEntities;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
@@ -51,6 +53,8 @@ public class NodeCommands {
     /** Ironic's DELETE_ALLOWED_STATES, with available allowed ([conductor]allow_deleting_available_nodes). */
     private static final Set<ProvisionState> DELETE_ALLOWED = Set.of(ProvisionState.ENROLL, ProvisionState.MANAGEABLE,
             ProvisionState.AVAILABLE, ProvisionState.ADOPT_FAILED);
+
+    private static final AffectedEntities NODES = new AffectedEntities(NodeEntity.class);
 
     private final ConductorIdentity conductor;
     private final NodeWork work;
@@ -223,8 +227,13 @@ public class NodeCommands {
                     + state.wire() + "\". Valid provision states to start deletion are " + DELETE_ALLOWED.stream()
                     .map(ProvisionState::wire).sorted().toList() + ", or put the node in maintenance first.");
         }
+        // One DELETE of the row this transaction holds locked, not Hibernate's remove(): the flush of an entity
+        // removal lost its continuation under concurrent intents and left the transaction open for ever
+        // (docs/architecture.md, "Why DELETE is a statement").
         return reserve(node)
-                .flatMap(x -> node.delete())
+                .flatMap(x -> Panache.getSession())
+                .flatMap(session -> session.detach(node)
+                        .createNativeQuery("DELETE FROM nodes WHERE uuid = ?1", NODES).setParameter(1, node.uuid).executeUpdate())
                 .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
                 .replaceWith(new Outcome(true, 204, null, null, null));
     }

@@ -61,7 +61,7 @@ public final class Outbox {
     private Outbox() {
     }
 
-    /** A record to publish: its topic, its key (the node's uuid) and its value. */
+    /** A record to publish: its topic, its key (the node's uuid) and its value (null: a tombstone). */
     public record Entry(Topic topic, String nodeUuid, SpecificRecordBase value) {
         public Entry {
             if (!TOPICS.containsKey(topic.topicName())) {
@@ -94,7 +94,7 @@ public final class Outbox {
             parameters[p] = UUID.randomUUID();
             parameters[p + 1] = entry.nodeUuid();
             parameters[p + 2] = entry.topic().topicName();
-            parameters[p + 3] = encode(entry.value());
+            parameters[p + 3] = entry.value() == null ? null : encode(entry.value());
         }
         return Panache.getSession().flatMap(session -> {
             var insert = session.createNativeQuery(sql.toString(), OUTBOX);
@@ -106,19 +106,8 @@ public final class Outbox {
     }
 
     /** Adds a tombstone (a null value) for the node: on a compacted topic it removes the key. */
-    public static Uni<OutboxEvent> tombstone(Topic topic, String nodeUuid) {
-        return row(topic, nodeUuid, null).persist();
-    }
-
-    private static OutboxEvent row(Topic topic, String nodeUuid, byte[] payload) {
-        OutboxEvent row = new OutboxEvent();
-        row.id = UUID.randomUUID();
-        row.aggregatetype = "node";
-        row.aggregateid = nodeUuid;
-        row.type = topic.topicName();
-        row.payload = payload;
-        row.createdAt = Instant.now();
-        return row;
+    public static Uni<Void> tombstone(Topic topic, String nodeUuid) {
+        return append(List.of(new Entry(topic, nodeUuid, null)));
     }
 
     private static byte[] encode(SpecificRecordBase value) {

@@ -1,0 +1,63 @@
+package io.ironflow.conductor.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.DeleteNode;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many nodes' whole lives at once, ending as operators end them: undeploy, then DELETE. Each step's intents for
+ * every node go out together, so the conductor decides them side by side on its node lanes. Every intent must
+ * be answered (a lost continuation once left DELETE transactions open for ever and wedged the consumer), and
+ * after the DELETEs no row, reservation or open transaction is left behind.
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class ConcurrentLifecyclesTest {
+
+    private static final int NODES = 50;
+
+    @Test
+    void fiftyLifecyclesEndingInDeleteAreAllAnswered() throws Exception {
+        try (Conductor conductor = Conductor.connect()) {
+            List<String> nodes = IntStream.range(0, NODES).mapToObj(i -> UUID.randomUUID().toString()).toList();
+            step(conductor, nodes, uuid -> CreateNode.newBuilder().setDriver("fake-hardware").build(), 201);
+            for (String[] verb : new String[][] {{"manage", "manageable"}, {"provide", "available"},
+                    {"active", "active"}, {"deleted", "available"}}) {
+                step(conductor, nodes, uuid -> ProvisionAction.newBuilder().setTarget(verb[0]).build(), 202);
+                for (String uuid : nodes) {
+                    conductor.awaitState(uuid, verb[1]);
+                }
+            }
+            step(conductor, nodes, uuid -> new DeleteNode(), 204);
+            for (String uuid : nodes) {
+                assertNull(conductor.column(uuid, "uuid"), "node " + uuid + " is gone");
+            }
+            assertEquals("0", conductor.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND state LIKE 'idle in transaction%'"), "no transaction is left open");
+        }
+    }
+
+    private static void step(Conductor conductor, List<String> nodes, java.util.function.Function<String, Object> command,
+            int expected) {
+        List<NodeIntent> intents = nodes.stream().map(uuid -> Conductor.intent(uuid, command.apply(uuid))).toList();
+        Map<String, IntentResult> results = conductor.sendAll(intents);
+        for (NodeIntent intent : intents) {
+            IntentResult result = results.get(intent.getIntentId());
+            assertEquals(expected, result == null ? -1 : result.getCode(), "intent " + intent.getIntentId() + " on node "
+                    + intent.getNodeUuid() + (result == null ? " was never answered" : ": " + result.getErrorMessage()));
+        }
+    }
+}
