@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,9 @@ public final class NodePatch {
     private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info");
     /** Booleans Ironic also takes as text ("True", "no", ...), which is how the openstack CLI sends them. */
     private static final Set<String> BOOLEANS = Set.of("retired", "automated_clean");
+    /** Fields whose value is text (or null); Ironic's API types them as strings. */
+    private static final Set<String> TEXTS = Set.of("name", "description", "instance_uuid", "resource_class", "owner",
+            "lessee", "conductor_group", "retired_reason");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private NodePatch() {
@@ -103,5 +107,32 @@ public final class NodePatch {
                 document.put(field, value);
             }
         }
+        requireTypes(document);
+    }
+
+    /**
+     * The patched document holds only values the node's columns can take: a wrong type is the client's error
+     * (400), never an exception in the middle of writing the node.
+     */
+    private static void requireTypes(Map<String, Object> document) {
+        for (Map.Entry<String, Object> field : document.entrySet()) {
+            Object value = field.getValue();
+            String name = field.getKey();
+            boolean ok = value == null ? !DICTIONARIES.contains(name)
+                    : TEXTS.contains(name) ? value instanceof String
+                    : DICTIONARIES.contains(name) ? value instanceof Map
+                    : BOOLEANS.contains(name) ? value instanceof Boolean
+                    : true;
+            if (!ok) {
+                throw Rejection.badRequest("Invalid input for field/attribute " + name + ". Value: '" + value
+                        + "'. Wrong type. Expected " + (TEXTS.contains(name) ? "a string" : DICTIONARIES.contains(name)
+                        ? "a JSON object" : "a boolean") + ", got " + jsonType(value) + ".");
+            }
+        }
+    }
+
+    private static String jsonType(Object value) {
+        return value == null ? "null" : value instanceof Map ? "an object" : value instanceof List ? "an array"
+                : value instanceof Boolean ? "a boolean" : value instanceof Number ? "a number" : "a string";
     }
 }

@@ -4,6 +4,7 @@ import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.ProcessedIntent;
 import io.ironflow.conductor.work.NodeWork;
@@ -14,49 +15,101 @@ import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
  * announce them (the intent result, the node-state snapshot, the node-events) commit together or not at all.
  * An intent seen before is answered again, not applied again. A node reserved by running work is retried a few
  * times (Ironic: 3 x 1 s) before the intent is answered NodeLocked.
+ * <p>
+ * Every intent ends, whatever happens: each attempt has a deadline and runs on a fresh context (so a new
+ * session, and an abandoned attempt's transaction is never reused); a failure that may pass (the database
+ * away, a lock or deadline that ran out) is attempted again a bounded number of times; what still fails, and
+ * any failure that would fail the same way again (a bug, data that passed the checks), is answered
+ * {@code accepted=false} with 503 or 500 in a transaction of its own, leaving the node as it was. Only when
+ * even that answer cannot be written does {@link #process} fail, and the caller dead-letters the record.
+ * An abandoned attempt that commits after all is harmless: the processed-intent key admits one answer per
+ * intent, so whichever commits second rolls back.
  */
 @ApplicationScoped
 public class IntentProcessor {
 
+    private static final Logger LOG = Logger.getLogger(IntentProcessor.class);
+
     private final ConductorIdentity conductor;
     private final NodeCommands commands;
     private final NodeWork work;
+    private final NodeValidation validation;
+    private final Vertx vertx;
     private final int lockRetries;
     private final Duration lockRetryInterval;
-    @Inject
-    NodeValidation validation;
+    private final Duration deadline;
+    private final int attempts;
 
-    IntentProcessor(ConductorIdentity conductor, NodeCommands commands, NodeWork work,
+    IntentProcessor(ConductorIdentity conductor, NodeCommands commands, NodeWork work, NodeValidation validation,
+            Vertx vertx,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
-            @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval) {
+            @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
+            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
+            @ConfigProperty(name = "ironflow.conductor.intent-attempts") int attempts) {
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
+        this.validation = validation;
+        this.vertx = vertx;
         this.lockRetries = lockRetries;
         this.lockRetryInterval = lockRetryInterval;
+        this.deadline = deadline;
+        this.attempts = Math.max(1, attempts);
     }
 
+    /** Applies or answers {@code intent}; fails only when not even a failure answer could be written. */
     public Uni<Void> process(NodeIntent intent) {
         if (intent.getCommand() instanceof ValidateNode) {
-            return validation.answer(intent); // a pure read: no reservation, no processed-intent record
+            return bounded(intent, () -> validation.answer(intent)); // a pure read: no processed-intent record
         }
-        return attempt(intent, 1).invoke(outcome -> {
-            if (outcome != null && outcome.callBackAt() != null) {
-                work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
-            }
-        }).replaceWithVoid();
+        return bounded(intent, () -> attempt(intent, 1))
+                .onFailure(Failures::isTransient).retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
+                .atMost(attempts - 1)
+                .onFailure().recoverWithUni(failure -> bounded(intent, () -> answerFailed(intent, failure)))
+                .invoke(outcome -> {
+                    if (outcome != null && outcome.callBackAt() != null) {
+                        work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
+                    }
+                }).replaceWithVoid();
+    }
+
+    /** One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. */
+    private <T> Uni<T> bounded(NodeIntent intent, Supplier<Uni<T>> attempt) {
+        return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, attempt))
+                .ifNoItem().after(deadline).failWith(() -> new IntentDeadlineExceeded(intent.getIntentId(), deadline));
+    }
+
+    /**
+     * Answers an intent that could not be applied: 503 when the failure may pass (the client may try again),
+     * 500 for one that would fail the same way again. Nothing of the failed attempt is kept.
+     */
+    private Uni<Outcome> answerFailed(NodeIntent intent, Throwable failure) {
+        boolean mayPass = Failures.isTransient(failure);
+        LOG.errorf(mayPass ? null : failure, "intent %s (%s) for node %s failed%s; answering %d: %s", intent.getIntentId(),
+                intent.getCommand().getClass().getSimpleName(), intent.getNodeUuid(),
+                mayPass ? " " + attempts + " times" : "", mayPass ? 503 : 500, Failures.describe(failure));
+        Rejection answer = mayPass
+                ? new Rejection(503, "The conductor could not apply the request to node " + intent.getNodeUuid()
+                        + " now (" + Failures.describe(failure) + "); nothing was changed, try again.")
+                : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
+                        + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
+        return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
+                .flatMap(previous -> previous != null ? answerAgain(intent, previous)
+                        : rejected(intent, answer).flatMap(outcome -> record(intent, outcome))));
     }
 
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {

@@ -229,7 +229,8 @@ public class NodeCommands {
         }
         // One DELETE of the row this transaction holds locked, not Hibernate's remove(): the flush of an entity
         // removal lost its continuation under concurrent intents and left the transaction open for ever
-        // (docs/architecture.md, "Why DELETE is a statement").
+        // (Hibernate Reactive 3.2 shares one delete coordinator between sessions; docs/architecture.md,
+        // "Why DELETE is a statement").
         return reserve(node)
                 .flatMap(x -> Panache.getSession())
                 .flatMap(session -> session.detach(node)

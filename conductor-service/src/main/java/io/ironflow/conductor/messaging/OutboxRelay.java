@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -43,6 +44,7 @@ import org.jboss.logging.Logger;
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final Duration DRAIN_DEADLINE = Duration.ofSeconds(30);
     private static final long ADVISORY_LOCK = 0x1F10_0B0CL; // any constant shared by every conductor
 
     private final MutinyEmitter<Object> emitter;
@@ -80,7 +82,9 @@ public class OutboxRelay {
 
     private void drain() {
         pending.set(false);
-        publishBatch().subscribe().with(published -> {
+        // Bounded: a broker or database that stops answering fails this drain (its transaction is ended by the
+        // database's idle-in-transaction timeout) and the next tick tries again; records go out at least once.
+        publishBatch().ifNoItem().after(DRAIN_DEADLINE).fail().subscribe().with(published -> {
             if (published == batchSize || pending.get()) {
                 drain();
             } else {

@@ -5,11 +5,13 @@ import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.intents.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.conductor.persistence.ConductorEntity;
+import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,17 +37,22 @@ public class ConductorDuties {
     private final OutboxRelay relay;
     private final Duration heartbeatTimeout;
     private final Duration waitTimeout;
+    private final Duration deadline;
+    private final Vertx vertx;
     private final Instant startedAt = Instant.now();
     private volatile boolean recovered;
 
     ConductorDuties(ConductorIdentity conductor, NodeWork work, OutboxRelay relay,
             @ConfigProperty(name = "ironflow.conductor.heartbeat-timeout") Duration heartbeatTimeout,
-            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout) {
+            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout,
+            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, Vertx vertx) {
         this.conductor = conductor;
         this.work = work;
         this.relay = relay;
         this.heartbeatTimeout = heartbeatTimeout;
         this.waitTimeout = waitTimeout;
+        this.deadline = deadline;
+        this.vertx = vertx;
     }
 
     /** Whether this conductor has released what an earlier run of it held; it takes no intents before. */
@@ -157,10 +164,16 @@ public class ConductorDuties {
                 .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql, UUID.class), parameters).getResultList()));
     }
 
-    private static <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
+    /**
+     * Works through {@code items} one at a time, each on a fresh context (its own session) and within the intent
+     * deadline: one node that fails or hangs is logged and left for the next run, and never stops the others.
+     */
+    private <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
         return Multi.createFrom().iterable(items)
-                .onItem().transformToUniAndConcatenate(item -> action.apply(item)
-                        .onFailure().invoke(e -> LOG.warnf("periodic work on %s failed, retried next time: %s", item, e.toString()))
+                .onItem().transformToUniAndConcatenate(item -> Uni.createFrom()
+                        .completionStage(() -> FreshContext.run(vertx, () -> action.apply(item)))
+                        .ifNoItem().after(deadline).fail()
+                        .onFailure().invoke(e -> LOG.warnf("periodic work on node %s failed, retried next time: %s", item, e.toString()))
                         .onFailure().recoverWithNull())
                 .collect().last().replaceWithVoid();
     }

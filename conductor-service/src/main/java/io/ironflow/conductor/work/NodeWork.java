@@ -36,6 +36,8 @@ import org.jboss.logging.Logger;
 public class NodeWork {
 
     private static final Logger LOG = Logger.getLogger(NodeWork.class);
+    /** A call-back that has not finished by then is given up; the call-back sweep picks the node up again. */
+    private static final Duration CALL_BACK_DEADLINE = Duration.ofSeconds(10);
 
     private final ConductorIdentity conductor;
     private final OutboxRelay relay;
@@ -246,13 +248,14 @@ public class NodeWork {
             return;
         }
         long delay = Math.max(1, dueAt - System.currentTimeMillis());
-        vertx.setTimer(delay, id -> FreshContext.run(vertx, () -> callBack(node)).whenComplete((next, failure) -> {
-            if (failure != null) {
-                LOG.warnf("call-back of node %s failed; the call-back sweep retries it: %s", node, failure.toString());
-                return;
-            }
-            relay.wakeUp();
-            scheduleCallBack(node, next);
-        }));
+        vertx.setTimer(delay, id -> FreshContext.run(vertx, () -> callBack(node).ifNoItem().after(CALL_BACK_DEADLINE).fail())
+                .whenComplete((next, failure) -> {
+                    if (failure != null) {
+                        LOG.warnf("call-back of node %s failed; the call-back sweep retries it: %s", node, failure.toString());
+                        return;
+                    }
+                    relay.wakeUp();
+                    scheduleCallBack(node, next);
+                }));
     }
 }

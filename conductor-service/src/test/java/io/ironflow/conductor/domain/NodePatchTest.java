@@ -48,4 +48,28 @@ class NodePatchTest {
             assertEquals(400, refused.code(), path);
         }
     }
+
+    /** Every writable field against every JSON type it must not take: each is a 400 that names the field. */
+    @Test
+    void wrongTypesAreRefusedNamingTheField() {
+        Map<String, String[]> wrong = Map.of(
+                "name", new String[] {"5", "true", "{}", "[]"},
+                "description", new String[] {"1.5", "{\"a\": 1}"},
+                "owner", new String[] {"[1]"},
+                "lessee", new String[] {"false"},
+                "resource_class", new String[] {"7"},
+                "conductor_group", new String[] {"{}"},
+                "instance_uuid", new String[] {"42"},
+                "driver_info", new String[] {"\"text\"", "5", "[]", "null"},
+                "properties", new String[] {"true", "null"},
+                "retired", new String[] {"5", "{}", "[]"});
+        wrong.forEach((field, values) -> {
+            for (String value : values) {
+                String patch = "[{\"op\": \"add\", \"path\": \"/" + field + "\", \"value\": " + value + "}]";
+                Rejection refused = assertThrows(Rejection.class, () -> NodePatch.apply(node(), patch), patch);
+                assertEquals(400, refused.code(), patch);
+                assertTrue(refused.getMessage().contains("field/attribute " + field), refused.getMessage());
+            }
+        });
+    }
 }

@@ -1,0 +1,81 @@
+package io.ironflow.conductor.scenarios;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.events.IntentResult;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every intent ends, and one that cannot be applied holds up nothing: a processing step that never completes
+ * (the node's row held locked by a transaction that does not end) is answered within its bounded attempts;
+ * a failure that would repeat (a row no conductor could have written) is answered 500 at once; in both cases
+ * the node is unchanged, the next intents are applied and the conductor stays live.
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class NeverWedgeTest {
+
+    @Test
+    void anIntentWhoseProcessingNeverCompletesIsAnsweredAndTheNextOnesApplied() throws Exception {
+        Duration deadline = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-deadline", Duration.class);
+        int attempts = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-attempts", Integer.class);
+        try (Conductor conductor = Conductor.connect()) {
+            String stuck = conductor.create(Map.of());
+            String other = conductor.create(Map.of());
+            String jdbc = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+            IntentResult answer;
+            Instant sent;
+            try (var holder = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+                holder.setAutoCommit(false);
+                holder.createStatement().execute("SELECT 1 FROM nodes WHERE uuid = '" + stuck + "' FOR UPDATE");
+                sent = Instant.now();
+                answer = conductor.provision(stuck, "manage");
+                assertEquals(202, conductor.provision(other, "manage").getCode(), "another node is not held up");
+                holder.rollback();
+            }
+            Duration took = Duration.between(sent, Instant.now());
+            assertFalse(answer.getAccepted());
+            assertEquals(503, answer.getCode(), answer.getErrorMessage());
+            assertTrue(answer.getErrorMessage().contains("nothing was changed"), answer.getErrorMessage());
+            assertTrue(took.compareTo(deadline.multipliedBy(attempts + 2)) < 0, "answered within its bounded attempts: " + took);
+            assertEquals("enroll", conductor.column(stuck, "provision_state"));
+            assertEquals("1", conductor.column(stuck, "revision"));
+
+            conductor.drive(stuck, "manage", "manageable"); // the same node takes intents again
+            given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        }
+    }
+
+    @Test
+    void aFailureThatWouldRepeatIsAnswered500AndChangesNothing() throws Exception {
+        try (Conductor conductor = Conductor.connect()) {
+            String broken = UUID.randomUUID().toString();
+            conductor.execute("INSERT INTO nodes (uuid, driver, provision_state, revision, created_at)"
+                    + " VALUES ('" + broken + "', 'fake-hardware', 'no such state', 1, now())");
+            IntentResult answer = conductor.provision(broken, "manage");
+            assertFalse(answer.getAccepted());
+            assertEquals(500, answer.getCode(), answer.getErrorMessage());
+            assertTrue(answer.getErrorMessage().contains("changed nothing"), answer.getErrorMessage());
+            assertEquals("1", conductor.column(broken, "revision"));
+
+            String healthy = conductor.create(Map.of());
+            conductor.drive(healthy, "manage", "manageable");
+            assertEquals("0", conductor.query("SELECT count(*) FROM nodes WHERE reservation IS NOT NULL AND uuid IN ('"
+                    + broken + "', '" + healthy + "')"), "no reservation outlives its work");
+            given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        }
+    }
+}
