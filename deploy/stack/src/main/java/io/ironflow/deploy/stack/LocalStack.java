@@ -40,6 +40,10 @@ public final class LocalStack {
     }
 
     public static void main(String[] args) throws Exception {
+        if (StackOptions.wantsHelp(args)) {
+            System.out.println(StackOptions.USAGE);
+            return;
+        }
         StackOptions options;
         try {
             options = StackOptions.parse(args);

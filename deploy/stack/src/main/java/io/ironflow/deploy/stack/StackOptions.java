@@ -4,6 +4,7 @@ import io.ironflow.deploy.infra.Infrastructure;
 import io.ironflow.deploy.infra.Ports;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The local stack's command line: where its data lives and which ports it takes (DESIGN.md's by default). */
@@ -25,6 +26,11 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
 
     private static final Map<String, Integer> DEFAULT_PORTS = defaults();
 
+    /** {@code --help} or {@code -h} anywhere: print the usage and exit 0. */
+    static boolean wantsHelp(String[] args) {
+        return List.of(args).contains("--help") || List.of(args).contains("-h");
+    }
+
     private static Map<String, Integer> defaults() {
         Map<String, Integer> ports = new LinkedHashMap<>();
         ports.put(API, 6385);
@@ -44,6 +50,9 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
         Map<String, Integer> ports = new LinkedHashMap<>(DEFAULT_PORTS);
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
+            if (!flag.equals("--data-dir") && portFlag(flag) == null) {
+                throw new IllegalArgumentException("unknown option " + flag);
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(flag + " needs a value");
             }
@@ -53,9 +62,6 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
                 continue;
             }
             String name = portFlag(flag);
-            if (name == null) {
-                throw new IllegalArgumentException("unknown option " + flag);
-            }
             try {
                 int port = Integer.parseInt(value);
                 if (port < 1 || port > 65535) {
