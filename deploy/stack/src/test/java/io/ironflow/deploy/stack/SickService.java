@@ -1,0 +1,37 @@
+package io.ironflow.deploy.stack;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A child JVM for {@link SupervisorTest}, on nothing but the JDK: serves {@code /q/health/live} on
+ * {@code -Dsick.port}, UP to the first request, then as {@code -Dsick.then} says: {@code 503} (DOWN),
+ * {@code hang} (never answers) or {@code exit} (exits with code 3).
+ */
+public final class SickService {
+
+    public static void main(String[] args) throws IOException {
+        String then = System.getProperty("sick.then");
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.getInteger("sick.port")), 0);
+        server.createContext("/q/health/live", exchange -> {
+            if (requests.getAndIncrement() == 0) {
+                exchange.sendResponseHeaders(200, -1);
+            } else if (then.equals("503")) {
+                exchange.sendResponseHeaders(503, -1);
+            } else if (then.equals("exit")) {
+                System.exit(3);
+            } else {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            exchange.close();
+        });
+        server.start();
+    }
+}
