@@ -185,6 +185,8 @@ public final class LocalStack {
         synchronized (services) {
             running = new ArrayList<>(services);
         }
+        // Ctrl-C reaches the services too: all are unsupervised at once, before any is waited for.
+        running.forEach(Supervisor::stopSupervising);
         running.parallelStream().forEach(Supervisor::close);
         if (infrastructure != null) {
             infrastructure.close();

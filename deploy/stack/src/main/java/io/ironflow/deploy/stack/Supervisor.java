@@ -189,12 +189,17 @@ final class Supervisor implements AutoCloseable {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    /** From now on an exit is no failure and nothing is restarted; the running instance is left alone. */
+    void stopSupervising() {
+        closed.countDown();
+    }
+
     /** Stops supervising, then stops the running instance. */
     @Override
     public void close() {
         ChildJvm last;
         synchronized (this) {
-            closed.countDown();
+            stopSupervising();
             last = child;
         }
         if (last != null) {
