@@ -55,7 +55,8 @@ final class Supervisor implements AutoCloseable {
     Supervisor(String name, Launch launch, URI liveness, Policy policy, Consumer<String> log) {
         this.name = name;
         this.launch = launch;
-        this.liveness = HttpRequest.newBuilder(liveness).timeout(min(policy.checkEvery(), Duration.ofSeconds(2))).GET().build();
+        // A loaded machine may take a moment to answer: a probe waits up to 2 s, whatever the check interval.
+        this.liveness = HttpRequest.newBuilder(liveness).timeout(Duration.ofSeconds(2)).GET().build();
         this.policy = policy;
         this.log = log;
     }
@@ -183,10 +184,6 @@ final class Supervisor implements AutoCloseable {
 
     private void log(String event) {
         log.accept("ironflow: supervisor: " + name + " " + event);
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** From now on an exit is no failure and nothing is restarted; the running instance is left alone. */

@@ -28,13 +28,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The supervisor on a real child JVM ({@link SickService}) that is live once, then turns DOWN, silent or
- * exits: each time it is killed if need be and started again, with the backoff doubling to its cap.
+ * The supervisor on a real child JVM ({@link SickService}) that is live until the test makes it turn DOWN,
+ * silent or exit: each time it is killed if need be and started again, with the backoff doubling to its cap.
  */
 class SupervisorTest {
 
     private static final Supervisor.Policy FAST = new Supervisor.Policy(Duration.ofMillis(200), Duration.ofSeconds(1),
-            Duration.ofSeconds(20), Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofHours(1));
+            Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofHours(1));
 
     private final Path dir = Path.of("target", "supervisor-test-" + UUID.randomUUID()).toAbsolutePath();
     private final List<String> log = new CopyOnWriteArrayList<>();
@@ -56,24 +56,27 @@ class SupervisorTest {
         Path jar = sickServiceJar();
         URI live = URI.create("http://127.0.0.1:" + port + "/q/health/live");
         supervisor = new Supervisor("sick", () -> ChildJvm.start("sick", jar, List.of("-Xmx32m"),
-                Map.of("sick.port", String.valueOf(port), "sick.then", then), dir.resolve("sick.log")), live, FAST, line -> {
+                Map.of("sick.port", String.valueOf(port), "sick.then", then, "sick.dir", dir.toString()),
+                dir.resolve("sick.log")), live, FAST, line -> {
                     System.out.println(line);
                     log.add(line);
                 });
-        ChildJvm first = supervisor.start().awaitReady(live, Duration.ofSeconds(20)); // takes its one UP answer
+        ChildJvm first = supervisor.start().awaitReady(live, Duration.ofSeconds(60));
         supervisor.supervise();
 
         List<ProcessHandle> instances = new ArrayList<>(List.of(first.process().toHandle()));
         for (int restart = 1; restart <= 3; restart++) {
-            String expected = "ironflow: supervisor: sick " + reason + " (pid " + instances.get(restart - 1).pid()
-                    + "); restart " + restart + " in " + (restart == 1 ? "0.2" : "0.4") + " s; see " + dir.resolve("sick.log");
-            awaitLine(expected);
-            assertFalse(instances.get(restart - 1).isAlive(), "the sick instance is gone before the next starts");
+            ProcessHandle sick = instances.get(restart - 1);
+            Files.createFile(dir.resolve("sick-" + sick.pid()));
+            awaitLine("ironflow: supervisor: sick " + reason + " (pid " + sick.pid() + "); restart " + restart + " in "
+                    + (restart == 1 ? "0.2" : "0.4") + " s; see " + dir.resolve("sick.log"));
+            assertFalse(sick.isAlive(), "the sick instance is gone before the next starts");
             awaitLine("ironflow: supervisor: sick is live again after restart " + restart + " (pid ");
             ProcessHandle next = supervisor.current().process().toHandle();
             assertFalse(instances.contains(next));
             instances.add(next);
         }
+        assertEquals(6, log.size(), "one line per event: " + log);
 
         supervisor.close();
         int linesAtClose = log.size();
@@ -90,7 +93,7 @@ class SupervisorTest {
     }
 
     private void awaitLine(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (log.stream().noneMatch(line -> line.startsWith(prefix))) {
             assertTrue(System.nanoTime() < deadline, "no line '" + prefix + "' in " + log);
             Thread.sleep(50);
