@@ -111,7 +111,7 @@ final class Supervisor implements AutoCloseable {
                         log("has stayed live for " + policy.resetAfter().toSeconds() + " s; backoff reset");
                         attempt = 0;
                     }
-                } else {
+                } else if (running.process().isAlive()) { // else it died meanwhile: the next round says how
                     Duration limit = beenLive ? policy.livenessTimeout() : policy.startTimeout();
                     if (now - liveAt >= limit.toNanos()) {
                         reason = (beenLive ? "liveness DOWN or unanswered for " : "not live within ")
