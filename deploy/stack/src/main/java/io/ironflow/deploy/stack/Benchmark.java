@@ -19,140 +19,304 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * {@code ./ironflow bench [--nodes N] [--clients C] [--warmup R] [--api URL]}: drives N fake-hardware nodes through manage,
- * provide, active and deleted over the REST API of a running stack, as operators' tools do: C concurrent
- * clients, each sending a verb and polling its node until it rests in the verb's stable state. Prints provision
- * actions/s, state machine transitions/s, p50/p99 from request to stable state, and each service's CPU and RSS,
- * for a round measured after R warm-up rounds (default 5, each on N fresh nodes, summed up in one line).
- * The clients share one event loop and C keep-alive connections, so the load generator takes as little as it
- * can of the CPU it shares with the stack (its own CPU is printed too).
+ * {@code ./ironflow bench [--nodes N] [--clients C] [--warmup R] [--deadline S] [--api URL]}: drives N fresh
+ * fake-hardware nodes through a node's whole life over the REST API of a running stack, as operators' tools do:
+ * create, then manage, provide, active, deleted (each verb sent, then the node polled until it rests in the
+ * verb's stable state) and finally {@code DELETE /v1/nodes/{uuid}}, with C concurrent clients. Prints, per
+ * action and overall, actions/s and p50/p90/p99 from request to stable state (to the 204 for DELETE), errors
+ * and 503s, state machine transitions/s and each process's CPU and RSS, for a round measured after R warm-up
+ * rounds (default 5, each on N fresh nodes, summed up in one line); then one JSON line summing up the run.
+ * A non-2xx answer, a failed state or a node not stable within S seconds (default 60) is an error and ends that
+ * node's round; nothing waits without a deadline. The clients share one event loop and C keep-alive
+ * connections, so the load generator takes as little as it can of the CPU it shares with the stack (its own
+ * CPU is printed too).
  */
 public final class Benchmark {
 
-    private static final List<String[]> VERBS = List.of(new String[] {"manage", "manageable", "2"},
-            new String[] {"provide", "available", "2"}, new String[] {"active", "active", "2"},
-            new String[] {"deleted", "available", "3"});
+    static final String USAGE = "usage: ironflow bench [--nodes N] [--clients C] [--warmup R] [--deadline SECONDS] [--api URL]";
+
+    /** An action on a node: a provision verb and the state it rests in after (null: DELETE), its FSM transitions. */
+    private record Action(String name, String stable, int transitions) {
+    }
+
+    private static final Action CREATE = new Action("create", "enroll", 1);
+    private static final List<Action> ACTIONS = List.of(new Action("manage", "manageable", 2),
+            new Action("provide", "available", 2), new Action("active", "active", 2), new Action("deleted", "available", 3),
+            new Action("DELETE", null, 0));
     private static final long FIRST_POLL_MS = 2;
     private static final long MAX_POLL_MS = 25;
+    private static final long REQUEST_IDLE_TIMEOUT_MS = 30_000;
 
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
     private final HttpClient http;
+    private final long deadlineMs;
     private long polls; // touched on the event loop only
 
-    private Benchmark(URI api, int clients) {
+    private Benchmark(URI api, int clients, long deadlineMs) {
         http = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(api.getHost()).setDefaultPort(api.getPort())
-                .setKeepAlive(true).setMaxPoolSize(clients));
+                .setKeepAlive(true).setMaxPoolSize(clients).setConnectTimeout(10_000));
+        this.deadlineMs = deadlineMs;
     }
 
     public static void main(String[] args) throws Exception {
         int nodes = 1000;
         int clients = 32;
         int warmups = 5;
+        int deadline = 60;
         String api = "http://127.0.0.1:6385";
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (i + 1 >= args.length) {
+                fail(args[i] + " needs a value");
+            }
             switch (args[i]) {
                 case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
                 case "--clients" -> clients = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmups = Integer.parseInt(args[i + 1]);
+                case "--deadline" -> deadline = Integer.parseInt(args[i + 1]);
                 case "--api" -> api = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                default -> fail("unknown option " + args[i]);
             }
         }
-        Benchmark benchmark = new Benchmark(URI.create(api), clients);
+        Benchmark benchmark = new Benchmark(URI.create(api), clients, deadline * 1000L);
         try {
-            benchmark.run(api, nodes, clients, warmups);
+            benchmark.run(URI.create(api), nodes, clients, warmups);
         } finally {
             benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
-    private void run(String api, int count, int clients, int warmups) throws Exception {
-        System.out.printf("%d nodes, %d clients, against %s%n", count, clients, api);
+    private static void fail(String message) {
+        System.err.println("ironflow bench: " + message);
+        System.err.println(USAGE);
+        System.exit(2);
+    }
+
+    private void run(URI api, int count, int clients, int warmups) throws Exception {
+        System.out.printf("%d nodes, %d clients, deadline %d s per action, against %s%n", count, clients,
+                deadlineMs / 1000, api);
         for (int i = 1; i <= warmups; i++) { // the JVMs compile their hot paths under load: measure after
             Round round = round(count, clients);
-            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms%n", i, warmups,
-                    round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99));
+            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s%n", i, warmups,
+                    round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99), round.errors(),
+                    round.unavailable());
         }
-        Map<String, long[]> cpuBefore = services();
+        List<ProcessHandle> stack = stackProcesses(api.getPort());
+        Map<String, long[]> cpuBefore = services(stack);
         Round round = round(count, clients);
-        Map<String, long[]> cpuAfter = services();
-        round.waves().forEach(System.out::println);
-        System.out.printf("%nProvision actions: %d in %.2f s = %.1f actions/s%n", round.latencies().size(), round.seconds(),
-                round.actionsPerSecond());
+        Map<String, long[]> cpuAfter = services(stack);
+
+        System.out.printf("%n  %-8s %6s %6s %6s %6s %9s %9s %9s %9s %8s%n", "action", "nodes", "ok", "errors", "503s",
+                "p50 ms", "p90 ms", "p99 ms", "max ms", "took s");
+        System.out.println(round.create().line());
+        round.actions().forEach(tally -> System.out.println(tally.line()));
+        System.out.println(round.total().line());
+        System.out.printf("%nActions: %d in %.2f s = %.1f actions/s (manage, provide, active, deleted, DELETE; creation"
+                        + " not counted)%n", round.total().ok(), round.seconds(), round.actionsPerSecond());
         System.out.printf("FSM transitions:   %d = %.1f transitions/s%n", round.transitions(), round.transitions() / round.seconds());
         System.out.printf("Request to stable state: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 round.percentile(0.50), round.percentile(0.90), round.percentile(0.99), round.percentile(1.0));
-        System.out.printf("Polls: %.1f GET /states per action%n", round.polls() / (double) round.latencies().size());
+        System.out.printf("Polls: %.1f GET /states per provision verb%n",
+                round.polls() / (double) Math.max(1, round.total().ok() - round.actions().get(ACTIONS.size() - 1).ok()));
+        System.out.printf("Errors: %d, 503s: %d%n", round.errors(), round.unavailable());
+        round.samples().forEach(sample -> System.out.println("  " + sample));
         long ticks = 100; // USER_HZ on Linux
-        System.out.println("Service (CPU over the measured round, creation included)   CPU s   RSS MB");
+        System.out.println("Service (CPU over the measured round, creation included)       CPU s   RSS MB");
         for (var entry : cpuAfter.entrySet()) {
             long before = cpuBefore.getOrDefault(entry.getKey(), new long[] {0, 0})[0];
-            System.out.printf("  %-18s %8.1f   %7d%n", entry.getKey(), (entry.getValue()[0] - before) / (double) ticks,
+            System.out.printf("  %-22s %8.1f   %7d%n", entry.getKey(), (entry.getValue()[0] - before) / (double) ticks,
                     entry.getValue()[1] / 1024);
         }
+        System.out.println(round.json(count, clients, warmups).encode());
     }
 
-    /** One round: creates {@code count} fresh nodes, then takes every one through each verb, wave by wave. */
+    /** Creates {@code count} fresh nodes, then takes every one through each action, wave by wave. */
     private Round round(int count, int clients) throws Exception {
+        Tally creates = new Tally(CREATE.name(), count);
         List<String> nodes = Collections.synchronizedList(new ArrayList<>());
-        await(runAll(count, clients, i -> create().map(nodes::add)));
+        long creating = System.nanoTime();
+        await(runAll(count, clients, i -> creates.record(create()).map(nodes::add)));
+        creates.took(creating);
         long pollsBefore = await(vertx.executeBlocking(() -> polls));
-        List<Long> latencies = new ArrayList<>();
-        List<String> waves = new ArrayList<>();
+        List<Tally> actions = new ArrayList<>();
         long started = System.nanoTime();
-        for (String[] verb : VERBS) { // every node takes one verb per wave, so waves measure steady state
+        for (Action action : ACTIONS) { // every node takes one action per wave, so waves measure steady state
             long waveStart = System.nanoTime();
-            List<Long> wave = Collections.synchronizedList(new ArrayList<>());
-            await(runAll(nodes.size(), clients, i -> act(nodes.get(i), verb[0], verb[1]).map(wave::add)));
-            latencies.addAll(wave);
-            Collections.sort(wave);
-            waves.add(String.format("  %-8s %d nodes in %.2f s, p50 %.1f ms, p99 %.1f ms", verb[0], nodes.size(),
-                    (System.nanoTime() - waveStart) / 1e9, percentile(wave, 0.50), percentile(wave, 0.99)));
+            List<String> wave = new ArrayList<>(nodes);
+            Tally tally = new Tally(action.name(), wave.size());
+            nodes.clear(); // a node whose action failed sits out the rest of the round
+            await(runAll(wave.size(), clients, i -> tally.record(act(wave.get(i), action)).map(x -> nodes.add(wave.get(i)))));
+            actions.add(tally.took(waveStart));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        Collections.sort(latencies);
-        int transitions = nodes.size() * VERBS.stream().mapToInt(v -> Integer.parseInt(v[2])).sum();
-        return new Round(latencies, seconds, transitions, await(vertx.executeBlocking(() -> polls)) - pollsBefore, waves);
+        int transitions = 0;
+        for (int i = 0; i < ACTIONS.size(); i++) {
+            transitions += actions.get(i).ok() * ACTIONS.get(i).transitions();
+        }
+        return new Round(creates, actions, Tally.sum("all", actions, seconds), seconds, transitions,
+                await(vertx.executeBlocking(() -> polls)) - pollsBefore);
     }
 
-    /** A round's sorted latencies (ns), its duration, its transitions and polls, and a line per wave. */
-    private record Round(List<Long> latencies, double seconds, int transitions, long polls, List<String> waves) {
+    /** A round: its creation, its actions wave by wave and summed up, its duration, transitions and polls. */
+    private record Round(Tally create, List<Tally> actions, Tally total, double seconds, int transitions, long polls) {
         double actionsPerSecond() {
-            return latencies.size() / seconds;
+            return total.ok() / seconds;
         }
 
         double percentile(double p) {
-            return Benchmark.percentile(latencies, p);
+            return total.percentile(p);
+        }
+
+        int errors() {
+            return create.errors + total.errors;
+        }
+
+        int unavailable() {
+            return create.unavailable + total.unavailable;
+        }
+
+        List<String> samples() {
+            List<String> samples = new ArrayList<>(create.samples);
+            actions.forEach(tally -> samples.addAll(tally.samples));
+            return samples.subList(0, Math.min(samples.size(), 10));
+        }
+
+        JsonObject json(int nodes, int clients, int warmups) {
+            JsonObject perAction = new JsonObject();
+            for (Tally tally : actions) {
+                perAction.put(tally.name, new JsonObject().put("ok", tally.ok()).put("errors", tally.errors)
+                        .put("503s", tally.unavailable).put("p50_ms", round1(tally.percentile(0.50)))
+                        .put("p99_ms", round1(tally.percentile(0.99))));
+            }
+            return new JsonObject().put("bench", "ironflow").put("nodes", nodes).put("clients", clients)
+                    .put("warmup", warmups).put("actions", total.ok()).put("seconds", round1(seconds))
+                    .put("actions_per_s", round1(actionsPerSecond())).put("transitions_per_s", round1(transitions / seconds))
+                    .put("p50_ms", round1(percentile(0.50))).put("p90_ms", round1(percentile(0.90)))
+                    .put("p99_ms", round1(percentile(0.99))).put("max_ms", round1(percentile(1.0)))
+                    .put("errors", errors()).put("503s", unavailable()).put("create_errors", create.errors)
+                    .put("create_503s", create.unavailable).put("per_action", perAction);
         }
     }
 
-    /** Runs {@code task} for indexes 0..count-1, at most {@code clients} at a time, all on the event loop. */
+    /** One action's outcomes over a wave: latencies (ns) of those that succeeded, errors, 503s, a few reasons. */
+    private static final class Tally {
+        final String name;
+        final int nodes;
+        final List<Long> latencies = new ArrayList<>();
+        final List<String> samples = new ArrayList<>();
+        int errors;
+        int unavailable;
+        double seconds;
+
+        Tally(String name, int nodes) {
+            this.name = name;
+            this.nodes = nodes;
+        }
+
+        static Tally sum(String name, List<Tally> tallies, double seconds) {
+            Tally sum = new Tally(name, tallies.get(0).nodes);
+            for (Tally tally : tallies) {
+                sum.latencies.addAll(tally.latencies);
+                sum.errors += tally.errors;
+                sum.unavailable += tally.unavailable;
+            }
+            Collections.sort(sum.latencies);
+            sum.seconds = seconds;
+            return sum;
+        }
+
+        /** Counts {@code action}'s outcome; the returned future fails as it did, once counted. */
+        <T> Future<T> record(Future<Timed<T>> action) {
+            return action.transform(result -> {
+                synchronized (this) {
+                    if (result.succeeded()) {
+                        latencies.add(result.result().nanos());
+                        return Future.succeededFuture(result.result().value());
+                    }
+                    if (result.cause() instanceof HttpStatus status && status.code == 503) {
+                        unavailable++;
+                    } else {
+                        errors++;
+                    }
+                    if (samples.size() < 3) {
+                        samples.add(name + ": " + result.cause().getMessage());
+                    }
+                    return Future.failedFuture(result.cause());
+                }
+            });
+        }
+
+        synchronized Tally took(long startedNanos) {
+            seconds = (System.nanoTime() - startedNanos) / 1e9;
+            Collections.sort(latencies);
+            return this;
+        }
+
+        synchronized int ok() {
+            return latencies.size();
+        }
+
+        synchronized double percentile(double p) {
+            return Benchmark.percentile(latencies, p);
+        }
+
+        synchronized String line() {
+            return String.format("  %-8s %6d %6d %6d %6d %9.1f %9.1f %9.1f %9.1f %8.2f", name, nodes, ok(), errors,
+                    unavailable, percentile(0.50), percentile(0.90), percentile(0.99), percentile(1.0), seconds);
+        }
+    }
+
+    /** A result and the nanoseconds from request to it. */
+    private record Timed<T>(T value, long nanos) {
+    }
+
+    /** A non-2xx answer other than the one expected. */
+    private static final class HttpStatus extends RuntimeException {
+        final int code;
+
+        HttpStatus(int code, String message) {
+            super(message);
+            this.code = code;
+        }
+    }
+
+    /**
+     * Runs {@code task} for indexes 0..count-1, at most {@code clients} at a time, all on the event loop; a task
+     * that fails is counted by its tally and does not stop the others.
+     */
     private Future<Void> runAll(int count, int clients, IntFunction<Future<?>> task) {
         Promise<Void> done = Promise.promise();
         int[] next = {0};
-        int[] running = {0};
+        int[] finished = {0};
         Runnable[] pump = new Runnable[1];
         pump[0] = () -> {
-            while (running[0] < clients && next[0] < count) {
-                int index = next[0]++;
-                running[0]++;
-                task.apply(index).onComplete(result -> {
-                    running[0]--;
-                    if (result.failed()) {
-                        done.tryFail(result.cause());
-                    } else if (next[0] == count && running[0] == 0) {
-                        done.tryComplete();
+            while (next[0] - finished[0] < clients && next[0] < count) {
+                task.apply(next[0]++).onComplete(result -> {
+                    if (++finished[0] == count) {
+                        done.complete();
                     } else {
                         pump[0].run();
                     }
                 });
             }
         };
-        vertx.runOnContext(v -> pump[0].run());
+        vertx.runOnContext(v -> {
+            if (count == 0) {
+                done.complete();
+            } else {
+                pump[0].run();
+            }
+        });
         return done.future();
     }
 
@@ -160,30 +324,55 @@ public final class Benchmark {
         return future.toCompletionStage().toCompletableFuture().get();
     }
 
-    private Future<String> create() {
-        return send(HttpMethod.POST, "/v1/nodes", "{\"driver\": \"fake-hardware\"}", 201)
-                .map(body -> body.toJsonObject().getString("uuid"));
-    }
-
-    /** Sends the verb and polls the node as `openstack baremetal node <verb> --wait` does; yields nanoseconds. */
-    private Future<Long> act(String node, String verb, String stable) {
+    private Future<Timed<String>> create() {
         long start = System.nanoTime();
-        Promise<Long> done = Promise.promise();
-        send(HttpMethod.PUT, "/v1/nodes/" + node + "/states/provision", "{\"target\": \"" + verb + "\"}", 202)
-                .onSuccess(x -> poll(node, stable, start, FIRST_POLL_MS, done))
-                .onFailure(failure -> done.fail(new IllegalStateException(verb + " " + node + ": " + failure.getMessage())));
+        Promise<Timed<String>> done = withDeadline("POST /v1/nodes");
+        send(HttpMethod.POST, "/v1/nodes", "{\"driver\": \"fake-hardware\"}", 201)
+                .onSuccess(body -> done.tryComplete(new Timed<>(body.toJsonObject().getString("uuid"), System.nanoTime() - start)))
+                .onFailure(done::tryFail);
         return done.future();
     }
 
-    private void poll(String node, String stable, long start, long pause, Promise<Long> done) {
+    /**
+     * A provision verb, then polls the node as `openstack baremetal node <verb> --wait` does, or DELETE; yields
+     * the nanoseconds from request to stable state (to the 204).
+     */
+    private Future<Timed<Void>> act(String node, Action action) {
+        long start = System.nanoTime();
+        Promise<Timed<Void>> done = withDeadline(node);
+        if (action.stable() == null) {
+            send(HttpMethod.DELETE, "/v1/nodes/" + node, null, 204)
+                    .onSuccess(x -> done.tryComplete(new Timed<>(null, System.nanoTime() - start)))
+                    .onFailure(done::tryFail);
+        } else {
+            send(HttpMethod.PUT, "/v1/nodes/" + node + "/states/provision", "{\"target\": \"" + action.name() + "\"}", 202)
+                    .onSuccess(x -> poll(node, action.stable(), start, FIRST_POLL_MS, done))
+                    .onFailure(done::tryFail);
+        }
+        return done.future();
+    }
+
+    /** A promise failed with "not done within the deadline" unless completed first. */
+    private <T> Promise<T> withDeadline(String what) {
+        Promise<T> done = Promise.promise();
+        long timer = vertx.setTimer(deadlineMs, id -> done.tryFail(
+                new IllegalStateException(what + ": not done within " + deadlineMs / 1000 + " s")));
+        done.future().onComplete(x -> vertx.cancelTimer(timer));
+        return done;
+    }
+
+    private void poll(String node, String stable, long start, long pause, Promise<Timed<Void>> done) {
+        if (done.future().isComplete()) {
+            return; // past its deadline
+        }
         polls++;
-        send(HttpMethod.GET, "/v1/nodes/" + node + "/states", null, 200).onFailure(done::fail).onSuccess(body -> {
+        send(HttpMethod.GET, "/v1/nodes/" + node + "/states", null, 200).onFailure(done::tryFail).onSuccess(body -> {
             JsonObject state = body.toJsonObject();
             String provisionState = state.getString("provision_state");
             if (stable.equals(provisionState) && state.getValue("target_provision_state") == null) {
-                done.complete(System.nanoTime() - start);
+                done.tryComplete(new Timed<>(null, System.nanoTime() - start));
             } else if (provisionState.endsWith("failed")) {
-                done.fail(new IllegalStateException(node + " failed: " + state.getString("last_error")));
+                done.tryFail(new IllegalStateException(node + " " + provisionState + ": " + state.getString("last_error")));
             } else {
                 vertx.setTimer(pause, id -> poll(node, stable, start, Math.min(pause * 2, MAX_POLL_MS), done));
             }
@@ -191,27 +380,71 @@ public final class Benchmark {
     }
 
     private Future<Buffer> send(HttpMethod method, String path, String body, int expected) {
-        RequestOptions request = new RequestOptions().setMethod(method).setURI(path)
+        RequestOptions request = new RequestOptions().setMethod(method).setURI(path).setIdleTimeout(REQUEST_IDLE_TIMEOUT_MS)
                 .putHeader("X-OpenStack-Ironic-API-Version", "latest").putHeader("Content-Type", "application/json");
         return http.request(request)
                 .compose(r -> body == null ? r.send() : r.send(body))
                 .compose(response -> response.body().map(content -> {
                     if (response.statusCode() != expected) {
-                        throw new IllegalStateException(method + " " + path + ": " + response.statusCode() + " " + content);
+                        String text = content.toString();
+                        throw new HttpStatus(response.statusCode(), method + " " + path + ": " + response.statusCode() + " "
+                                + text.substring(0, Math.min(text.length(), 200)));
                     }
                     return content;
                 }));
     }
 
     private static double percentile(List<Long> sorted, double p) {
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1)) / 1e6;
+        if (sorted.isEmpty()) {
+            return Double.NaN;
+        }
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1))) / 1e6;
     }
 
-    /** CPU ticks (user + system) and RSS (kB) of each Ironflow process on this machine, from /proc. */
-    private static Map<String, long[]> services() throws IOException {
+    /** One decimal; null (no figure) for the percentiles of no latencies. */
+    private static Double round1(double value) {
+        return Double.isNaN(value) ? null : Math.round(value * 10) / 10.0;
+    }
+
+    /**
+     * The stack serving the API port on this machine: its launcher (the api-service's parent) and what that
+     * started, and its PostgreSQL (daemonized, so found by the data directory the launcher's temp directory is
+     * in). Empty if the API's process is not found here: then every Ironflow process on this machine is counted.
+     */
+    private static List<ProcessHandle> stackProcesses(int apiPort) {
+        Optional<ProcessHandle> launcher = ProcessHandle.allProcesses()
+                .filter(p -> command(p).contains("api-service/target/quarkus-app")
+                        && command(p).contains("-Dquarkus.http.port=" + apiPort + " "))
+                .findFirst().flatMap(ProcessHandle::parent);
+        if (launcher.isEmpty()) {
+            return List.of();
+        }
+        List<ProcessHandle> stack = new ArrayList<>();
+        stack.add(launcher.get());
+        launcher.get().descendants().forEach(stack::add);
+        Matcher tmp = Pattern.compile("-Djava\\.io\\.tmpdir=(\\S+)/tmp ").matcher(command(launcher.get()));
+        if (tmp.find()) {
+            String postgres = "-D " + tmp.group(1) + "/postgres ";
+            ProcessHandle.allProcesses().filter(p -> command(p).contains("/bin/postgres") && command(p).contains(postgres))
+                    .forEach(postmaster -> {
+                        stack.add(postmaster);
+                        postmaster.descendants().forEach(stack::add);
+                    });
+        }
+        return stack;
+    }
+
+    private static String command(ProcessHandle process) {
+        return process.info().commandLine().orElse("");
+    }
+
+    /** CPU ticks (user + system) and RSS (kB) of each of the stack's processes (see stackProcesses), from /proc. */
+    private static Map<String, long[]> services(List<ProcessHandle> stack) throws IOException {
         Map<String, long[]> found = new LinkedHashMap<>();
-        for (ProcessHandle process : ProcessHandle.allProcesses().toList()) {
-            String command = process.info().commandLine().orElse("");
+        List<ProcessHandle> processes = new ArrayList<>(stack.isEmpty() ? ProcessHandle.allProcesses().toList() : stack);
+        processes.add(ProcessHandle.current());
+        for (ProcessHandle process : processes) {
+            String command = command(process);
             String name = null;
             for (String service : List.of("api-service", "conductor-service", "oneview-allocator", "teardown-orchestrator")) {
                 if (command.contains(service + "/target/quarkus-app")) {

@@ -24,14 +24,15 @@ import org.apache.kafka.common.utils.Exit;
 /**
  * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services as separate
  * processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
- * Everything it keeps lives under one data directory, so a restart finds the same nodes.
+ * Everything it keeps lives under one data directory, so a restart finds the same nodes. Once up, each service
+ * is supervised: restarted with backoff when it exits or its liveness stays down (see {@link Supervisor}).
  */
 public final class LocalStack {
 
     private static final Duration SERVICE_START = Duration.ofSeconds(120);
 
     private final StackOptions options;
-    private final List<ChildJvm> services = new ArrayList<>();
+    private final List<Supervisor> services = new ArrayList<>();
     private Infrastructure infrastructure;
     private volatile boolean stopping;
 
@@ -40,6 +41,10 @@ public final class LocalStack {
     }
 
     public static void main(String[] args) throws Exception {
+        if (StackOptions.wantsHelp(args)) {
+            System.out.println(StackOptions.USAGE);
+            return;
+        }
         StackOptions options;
         try {
             options = StackOptions.parse(args);
@@ -93,13 +98,8 @@ public final class LocalStack {
             System.exit(1);
         }
         printEndpoints(Duration.ofNanos(System.nanoTime() - started));
-        for (ChildJvm service : services) {
-            service.process().onExit().thenAccept(p -> {
-                if (!stopping) {
-                    System.err.println("ironflow: " + service.name() + " exited with code " + p.exitValue()
-                            + "; see " + service.log());
-                }
-            });
+        synchronized (services) {
+            services.forEach(Supervisor::supervise);
         }
         stopped.await();
     }
@@ -119,11 +119,17 @@ public final class LocalStack {
         try {
             List<Future<ChildJvm>> starting = new ArrayList<>();
             for (String name : names) {
-                ChildJvm jvm = ChildJvm.start(name, options.serviceJar(name), serviceJvmOptions(),
-                        serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log"));
+                Supervisor supervisor = new Supervisor(name, () -> ChildJvm.start(name, options.serviceJar(name),
+                        serviceJvmOptions(), serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log")),
+                        URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/live"),
+                        Supervisor.Policy.of(options.livenessTimeout()), line -> {
+                            System.err.println(line);
+                            System.err.flush();
+                        });
                 synchronized (services) {
-                    services.add(jvm);
+                    services.add(supervisor);
                 }
+                ChildJvm jvm = supervisor.start();
                 starting.add(pool.submit(() -> jvm.awaitReady(
                         URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/ready"), SERVICE_START)));
             }
@@ -175,11 +181,13 @@ public final class LocalStack {
         }
         stopping = true;
         System.out.println("Stopping Ironflow ...");
-        List<ChildJvm> running;
+        List<Supervisor> running;
         synchronized (services) {
             running = new ArrayList<>(services);
         }
-        running.parallelStream().forEach(ChildJvm::close);
+        // Ctrl-C reaches the services too: all are unsupervised at once, before any is waited for.
+        running.forEach(Supervisor::stopSupervising);
+        running.parallelStream().forEach(Supervisor::close);
         if (infrastructure != null) {
             infrastructure.close();
         }

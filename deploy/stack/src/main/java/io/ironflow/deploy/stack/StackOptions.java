@@ -3,11 +3,13 @@ package io.ironflow.deploy.stack;
 import io.ironflow.deploy.infra.Infrastructure;
 import io.ironflow.deploy.infra.Ports;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The local stack's command line: where its data lives and which ports it takes (DESIGN.md's by default). */
-record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
+record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout) {
 
     static final String API = "api-service";
     static final String CONDUCTOR = "conductor-service";
@@ -21,7 +23,15 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
     static final String USAGE = """
             usage: ironflow up [--data-dir DIR] [--api-port N] [--conductor-port N] [--oneview-port N]
                                [--teardown-port N] [--kafka-port N] [--kafka-controller-port N]
-                               [--postgres-port N] [--registry-port N]""";
+                               [--postgres-port N] [--registry-port N] [--liveness-timeout SECONDS]
+            Starts Kafka, PostgreSQL, the schema registry and the four services, and restarts a service that
+            exits or whose /q/health/live stays DOWN for --liveness-timeout seconds (default 30).
+            Ctrl-C stops them all.""";
+
+    /** {@code --help} or {@code -h} anywhere: print the usage and exit 0. */
+    static boolean wantsHelp(String[] args) {
+        return List.of(args).contains("--help") || List.of(args).contains("-h");
+    }
 
     private static final Map<String, Integer> DEFAULT_PORTS = defaults();
 
@@ -42,8 +52,12 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
         Path home = Path.of(System.getProperty("ironflow.home", ".")).toAbsolutePath().normalize();
         Path dataDir = home.resolve(".ironflow");
         Map<String, Integer> ports = new LinkedHashMap<>(DEFAULT_PORTS);
+        Duration livenessTimeout = Duration.ofSeconds(30);
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
+            if (!flag.equals("--data-dir") && !flag.equals("--liveness-timeout") && portFlag(flag) == null) {
+                throw new IllegalArgumentException("unknown option " + flag);
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(flag + " needs a value");
             }
@@ -52,21 +66,25 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports) {
                 dataDir = Path.of(value).toAbsolutePath().normalize();
                 continue;
             }
-            String name = portFlag(flag);
-            if (name == null) {
-                throw new IllegalArgumentException("unknown option " + flag);
+            if (flag.equals("--liveness-timeout")) {
+                livenessTimeout = Duration.ofSeconds(positive(flag, value, Integer.MAX_VALUE));
+                continue;
             }
-            try {
-                int port = Integer.parseInt(value);
-                if (port < 1 || port > 65535) {
-                    throw new NumberFormatException();
-                }
-                ports.put(name, port);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(flag + " takes a port number, not '" + value + "'");
-            }
+            ports.put(portFlag(flag), positive(flag, value, 65535));
         }
-        return new StackOptions(home, dataDir, Map.copyOf(ports));
+        return new StackOptions(home, dataDir, Map.copyOf(ports), livenessTimeout);
+    }
+
+    private static int positive(String flag, String value, int max) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number < 1 || number > max) {
+                throw new NumberFormatException();
+            }
+            return number;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " takes a number from 1 to " + max + ", not '" + value + "'");
+        }
     }
 
     private static String portFlag(String flag) {

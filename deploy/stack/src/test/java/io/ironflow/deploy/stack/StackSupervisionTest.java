@@ -1,0 +1,99 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.TestDirectories;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** {@code ./ironflow up} restarts a conductor killed with kill -9, and the API's intents are applied again. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StackSupervisionTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** A restarted conductor rejoins the intents' consumer group once the killed member's session expired (45 s). */
+    private static final Duration RECOVERY = Duration.ofSeconds(180);
+
+    private final Path dataDir = Path.of("target", "supervision-test-" + UUID.randomUUID()).toAbsolutePath();
+    private RunningStack stack;
+
+    @BeforeAll
+    void up() throws Exception {
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
+    }
+
+    @AfterAll
+    void down() {
+        if (stack != null) {
+            stack.close();
+        }
+        TestDirectories.deleteRecursively(dataDir);
+    }
+
+    @Test
+    void aConductorKilledWithSigkillIsRestartedAndIntentsApplyAgain() throws Exception {
+        assertEquals(201, send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"before\"}").statusCode());
+        ProcessHandle conductor = stack.service("conductor-service");
+        RunningStack.signal("KILL", conductor.pid());
+
+        awaitOutput("ironflow: supervisor: conductor-service exited with code 137 (pid " + conductor.pid() + "); restart 1 in 1.0 s");
+        awaitOutput("ironflow: supervisor: conductor-service is live again after restart 1 (pid ");
+        ProcessHandle restarted = stack.service("conductor-service");
+        assertNotEquals(conductor.pid(), restarted.pid());
+
+        // Until the new conductor has the intents' partitions the API may answer 503; the intent stays queued.
+        String uuid = UUID.randomUUID().toString();
+        int created = send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"after\", \"uuid\": \"" + uuid + "\"}")
+                .statusCode();
+        assertTrue(List.of(201, 503).contains(created), "POST answered " + created);
+        awaitState(uuid, "enroll");
+        int managed = send("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"manage\"}").statusCode();
+        assertTrue(List.of(202, 503).contains(managed), "PUT answered " + managed);
+        awaitState(uuid, "manageable");
+        assertEquals(200, send("GET", "/v1/nodes/before", null).statusCode(), "nodes from before the kill are kept");
+        assertTrue(restarted.isAlive());
+    }
+
+    private void awaitOutput(String prefix) throws InterruptedException {
+        long deadline = System.nanoTime() + RECOVERY.toNanos();
+        while (stack.output.stream().noneMatch(line -> line.startsWith(prefix))) {
+            assertTrue(System.nanoTime() < deadline, "the launcher never printed '" + prefix + "'");
+            Thread.sleep(100);
+        }
+    }
+
+    private void awaitState(String uuid, String state) throws Exception {
+        long deadline = System.nanoTime() + RECOVERY.toNanos();
+        while (true) {
+            HttpResponse<String> node = send("GET", "/v1/nodes/" + uuid, null);
+            if (node.statusCode() == 200 && state.equals(JSON.readTree(node.body()).get("provision_state").asText())) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "node never reached " + state + ": " + node.body());
+            Thread.sleep(250);
+        }
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + path))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}
