@@ -76,6 +76,28 @@ public final class KafkaTestClient implements AutoCloseable {
         return readFromStart(topic, ByteArrayDeserializer.class.getName(), timeout, until);
     }
 
+    /** Everything {@code topic} holds now: read from the beginning up to each partition's current end. */
+    public <V> List<ConsumerRecord<String, V>> readAll(String topic, Duration timeout) {
+        return readAll(topic, AvroKafkaDeserializer.class.getName(), timeout);
+    }
+
+    /** Like {@link #readAll} but values stay bytes (dead letters, or a topic that may hold poison records). */
+    public List<ConsumerRecord<String, byte[]>> readAllRaw(String topic, Duration timeout) {
+        return readAll(topic, ByteArrayDeserializer.class.getName(), timeout);
+    }
+
+    private <V> List<ConsumerRecord<String, V>> readAll(String topic, String valueDeserializer, Duration timeout) {
+        Map<TopicPartition, Long> ends;
+        try (KafkaConsumer<String, byte[]> probe = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()))) {
+            ends = probe.endOffsets(probe.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList());
+        }
+        long total = ends.values().stream().mapToLong(Long::longValue).sum();
+        return readFromStart(topic, valueDeserializer, timeout, records -> records.size() >= total);
+    }
+
     private <V> List<ConsumerRecord<String, V>> readFromStart(String topic, String valueDeserializer, Duration timeout,
             Predicate<List<ConsumerRecord<String, V>>> until) {
         try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(Map.of(
