@@ -1,7 +1,9 @@
 package io.ironflow.api.errors;
 
 import io.ironflow.api.versions.ApiVersion;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,7 +71,52 @@ public class RequestGuard {
             refuse(context, 400, "The request URL is not valid: " + problem + ".");
             return;
         }
+        if (length == null && context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+            readUndeclaredBody(context);
+            return;
+        }
         context.next();
+    }
+
+    /**
+     * A body without a declared length (chunked) is read here, up to the limit, and handed on in the routing
+     * context, where the resources read it. Left to Quarkus, going over the limit would end the request with a
+     * bare 413.
+     */
+    @SuppressWarnings("deprecation") // RoutingContext.setBody: what the resources' body reader looks at first
+    private static void readUndeclaredBody(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        Buffer body = Buffer.buffer();
+        if (request.isEnded()) {
+            context.setBody(body);
+            context.next();
+            return;
+        }
+        boolean[] refused = {false};
+        request.handler(chunk -> {
+            if (refused[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > BodyLimit.MAX_BYTES) {
+                refused[0] = true;
+                refuse(context, 413, BodyLimit.MESSAGE);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.endHandler(ended -> {
+            if (!refused[0]) {
+                context.setBody(body);
+                context.next();
+            }
+        });
+        request.exceptionHandler(error -> {
+            if (!refused[0] && !context.response().headWritten()) {
+                refused[0] = true;
+                refuse(context, 400, "The request body could not be read.");
+            }
+        });
+        request.resume(); // Quarkus pauses every request until a handler reads it
     }
 
     private static long declaredLength(String header) {
