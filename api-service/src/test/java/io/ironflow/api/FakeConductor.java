@@ -30,6 +30,7 @@ final class FakeConductor implements AutoCloseable {
     private final Map<String, Function<NodeIntent, IntentResult>> answers = new ConcurrentHashMap<>();
     private final Thread loop;
     private volatile boolean running = true;
+    private volatile Function<NodeIntent, IntentResult> everyOtherNode;
 
     FakeConductor(String bootstrapServers, String registryUrl) {
         kafka = new KafkaTestClient(bootstrapServers, registryUrl);
@@ -54,6 +55,11 @@ final class FakeConductor implements AutoCloseable {
     /** How to answer intents for this node from now on. */
     void answer(String nodeUuid, Function<NodeIntent, IntentResult> how) {
         answers.put(nodeUuid, how);
+    }
+
+    /** How to answer intents for nodes it was told nothing about (by default: not at all). */
+    void answerEveryOtherNode(Function<NodeIntent, IntentResult> how) {
+        everyOtherNode = how;
     }
 
     /** Every intent read so far for this node. */
@@ -92,7 +98,7 @@ final class FakeConductor implements AutoCloseable {
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> {
                     NodeIntent intent = record.value();
                     read.add(intent); // before answering: once the API has its answer, the test sees the intent
-                    Function<NodeIntent, IntentResult> how = answers.get(intent.getNodeUuid());
+                    Function<NodeIntent, IntentResult> how = answers.getOrDefault(intent.getNodeUuid(), everyOtherNode);
                     if (how != null) {
                         kafka.send(Topic.INTENT_RESULTS.topicName(), record.key(), how.apply(intent));
                     }

@@ -7,6 +7,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -15,6 +16,11 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * of {faultcode, faultstring, debuginfo}>"}}, the inner document encoded as a string (ironic/api/method.py).
  */
 public class IronicErrors {
+
+    /** What a client is told of a failure the API did not foresee: nothing of its internals. */
+    public static final String INTERNAL_ERROR = "An internal server error occurred.";
+    /** The response header naming a request, as Ironic's request-id middleware does. */
+    public static final String REQUEST_ID_HEADER = "X-OpenStack-Request-Id";
 
     private static final Logger LOG = Logger.getLogger(IronicErrors.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,29 +33,49 @@ public class IronicErrors {
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException error) {
         int status = error.getResponse().getStatus();
+        if (status >= 500) {
+            return internal(error);
+        }
         String message = switch (status) {
+            case 400 -> "The request is malformed.";
             case 404 -> "The resource could not be found.";
             case 405 -> "The method is not allowed for this resource.";
+            case 406 -> "The requested media type is not acceptable; ask for application/json.";
+            case 413 -> BodyLimit.MESSAGE;
             case 415 -> "The request's media type is not supported; send application/json.";
-            default -> error.getMessage();
+            default -> Response.Status.fromStatusCode(status) != null
+                    ? Response.Status.fromStatusCode(status).getReasonPhrase() + "." : "The request was refused.";
         };
         return response(status, message);
     }
 
+    /**
+     * Anything else is a fault of the API itself: the client gets a fixed message and a request id; the log gets
+     * the exception under that id. Every input the fuzz suite (ApiFuzzTest) sends is answered before this.
+     */
     @ServerExceptionMapper
-    public Response unexpected(Exception error) {
-        LOG.error("unexpected error", error);
-        return response(500, "An unexpected error occurred: " + error);
+    public Response unexpected(Throwable error) {
+        return internal(error);
+    }
+
+    private static Response internal(Throwable error) {
+        String requestId = "req-" + UUID.randomUUID();
+        LOG.errorf(error, "request %s failed with an unexpected error", requestId);
+        return Response.fromResponse(response(500, INTERNAL_ERROR)).header(REQUEST_ID_HEADER, requestId).build();
     }
 
     public static Response response(int status, String faultstring) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(body(status, faultstring)).build();
+    }
+
+    /** Ironic's error document for {@code status}: faultcode Client below 500, Server from 500. */
+    public static String body(int status, String faultstring) {
         Map<String, Object> fault = new LinkedHashMap<>();
         fault.put("faultcode", status < 500 ? "Client" : "Server");
         fault.put("faultstring", faultstring);
         fault.put("debuginfo", null);
         try {
-            String body = JSON.writeValueAsString(Map.of("error_message", JSON.writeValueAsString(fault)));
-            return Response.status(status).type(MediaType.APPLICATION_JSON).entity(body).build();
+            return JSON.writeValueAsString(Map.of("error_message", JSON.writeValueAsString(fault)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -6,6 +6,7 @@ import static io.ironflow.api.nodes.JsonBody.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.CreateNode;
@@ -33,14 +34,11 @@ record CreateNodeRequest(String uuid, CreateNode command) {
                 if (!value.isTextual()) {
                     throw invalid(field, value, "a string");
                 }
+                NodeFields.requireString(field, value);
             } else if (STRING_FIELDS.contains(field)) {
-                if (!value.isTextual() && !value.isNull()) {
-                    throw invalid(field, value, "a string");
-                }
+                NodeFields.requireString(field, value);
             } else if (DICT_FIELDS.contains(field)) {
-                if (!value.isObject()) {
-                    throw invalid(field, value, "a JSON object");
-                }
+                NodeFields.requireDict(field, value);
             } else if (field.equals("automated_clean")) {
                 if (!value.isBoolean() && !value.isNull()) {
                     throw invalid(field, value, "a boolean");
@@ -52,11 +50,13 @@ record CreateNodeRequest(String uuid, CreateNode command) {
         if (!node.hasNonNull("driver") || node.get("driver").asText().isBlank()) {
             throw JsonBody.missing("driver");
         }
-        String uuid = text(node, "uuid");
+        String name = text(node, "name");
+        if (name != null && !NodeFields.validName(name)) { // Ironic's message
+            throw ApiError.badRequest("Cannot create node with invalid name '" + RequestText.excerpt(name) + "'");
+        }
+        String uuid = text(node, "uuid"); // a UUID, if given: NodeFields checked it
         if (uuid == null) {
             uuid = UUID.randomUUID().toString();
-        } else if (NodeReader.parseUuid(uuid) == null) {
-            throw ApiError.badRequest("Expected a UUID for uuid but received " + uuid + ".");
         }
         CreateNode command = CreateNode.newBuilder()
                 .setName(text(node, "name"))

@@ -1,26 +1,79 @@
 package io.ironflow.api.nodes;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
+import java.util.Iterator;
+import java.util.Map;
 
-/** What every request body parser shares: JSON parsing and Ironic's 400 messages for a body of the wrong shape. */
+/**
+ * What every request body parser shares: JSON parsing and Ironic's 400 messages for a body of the wrong shape.
+ * Everything a body carries goes on to the conductor and into PostgreSQL, so what neither can hold is refused
+ * here: NUL characters and lone surrogates (text and jsonb reject them), numbers beyond a double's range (jsonb
+ * cannot store Infinity), and nesting deeper than {@link #MAX_DEPTH}.
+ */
 final class JsonBody {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Levels of arrays and objects a body may nest (a PATCH value sits two levels down already). */
+    static final int MAX_DEPTH = 32;
+
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build());
 
     private JsonBody() {
     }
 
     /** The body as JSON; an empty body reads as a missing node. Malformed JSON is a 400. */
     static JsonNode parse(String body) {
+        JsonNode tree;
         try {
-            return JSON.readTree(body == null ? "" : body);
+            tree = JSON.readTree(body == null ? "" : body);
+        } catch (StreamConstraintsException e) {
+            throw ApiError.badRequest("The request body is not acceptable JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("The request body is not valid JSON: " + e.getOriginalMessage());
+            throw ApiError.badRequest("The request body is not valid JSON: " + RequestText.excerpt(e.getOriginalMessage()));
         }
+        if (tree != null) {
+            checkStorable(tree, "");
+        }
+        return tree;
+    }
+
+    /** Every key and value of the tree can be stored as text or jsonb by the conductor. */
+    private static void checkStorable(JsonNode node, String where) {
+        if (node.isTextual()) {
+            String problem = RequestText.problem(node.textValue());
+            if (problem != null) {
+                throw ApiError.badRequest("Invalid input for field/attribute " + label(where) + ": the string " + problem + ".");
+            }
+        } else if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+            throw ApiError.badRequest("Invalid input for field/attribute " + label(where) + ": the number "
+                    + RequestText.excerpt(node.asText()) + " is out of range.");
+        } else if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                String problem = RequestText.problem(field.getKey());
+                if (problem != null) {
+                    throw ApiError.badRequest("Invalid key in " + label(where) + ": the key " + problem + ".");
+                }
+                checkStorable(field.getValue(), where + "/" + field.getKey());
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                checkStorable(node.get(i), where + "/" + i);
+            }
+        }
+    }
+
+    private static String label(String where) {
+        return where.isEmpty() ? "body" : RequestText.excerpt(where.substring(1));
     }
 
     /** The body as a JSON object, else a 400 saying what it should describe. */
@@ -31,13 +84,15 @@ final class JsonBody {
         return node;
     }
 
+    /** Ironic's message for a value of the wrong type or shape; a long value is shortened. */
     static ApiError invalid(String field, JsonNode value, String expected) {
-        return ApiError.badRequest("Invalid input for field/attribute " + field + ". Value: " + value
-                + ". Expected " + expected + ".");
+        String shown = value.isTextual() ? value.textValue() : value.toString();
+        return ApiError.badRequest("Invalid input for field/attribute " + RequestText.excerpt(field) + ". Value: '"
+                + RequestText.excerpt(shown) + "'. Expected " + expected + ".");
     }
 
     static ApiError unknown(String field, String of) {
-        return ApiError.badRequest("Unknown attribute for " + of + ": '" + field + "'.");
+        return ApiError.badRequest("Unknown attribute for " + of + ": '" + RequestText.excerpt(field) + "'.");
     }
 
     static ApiError missing(String field) {

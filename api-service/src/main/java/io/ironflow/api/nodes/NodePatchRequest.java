@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.UpdateNode;
@@ -20,42 +21,64 @@ record NodePatchRequest(UpdateNode command) {
     private static final Set<String> OPS = Set.of("add", "remove", "replace");
     private static final Set<String> MEMBERS = Set.of("op", "path", "value");
 
-    static NodePatchRequest parse(String body, ApiVersion version) {
+    static NodePatchRequest parse(String ident, String body, ApiVersion version) {
         if (!(JsonBody.parse(body) instanceof ArrayNode patch) || patch.isEmpty()) {
             throw ApiError.badRequest("The request body must be a non-empty JSON Patch (RFC 6902) array of operations.");
         }
         for (JsonNode operation : patch) {
             check(operation);
+            String[] path = operation.get("path").asText().substring(1).split("/", 2);
             // The node field the path writes must exist at the requested version (Ironic: 406 otherwise).
-            Microversions.requireField(operation.get("path").asText().substring(1).split("/", 2)[0], version);
+            Microversions.requireField(path[0], version);
+            if (path.length == 1 && operation.has("value") && !operation.get("op").asText().equals("remove")) {
+                checkValue(ident, path[0], operation.get("value"));
+            }
         }
         return new NodePatchRequest(UpdateNode.newBuilder().setPatch(patch.toString()).build());
     }
 
+    /**
+     * A whole field's new value must have the field's type (Ironic's node patch schema): the conductor stores
+     * what it is given. Which fields may be written at all is the conductor's decision.
+     */
+    private static void checkValue(String ident, String field, JsonNode value) {
+        if (NodeFields.STRINGS.containsKey(field)) {
+            NodeFields.requireString(field, value);
+            if (field.equals("name") && value.isTextual() && !NodeFields.validName(value.textValue())) { // Ironic's message
+                throw ApiError.badRequest("Node " + RequestText.excerpt(ident) + ": Cannot change name to invalid name '"
+                        + RequestText.excerpt(value.textValue()) + "'");
+            }
+        } else if (NodeFields.DICTS.contains(field)) {
+            NodeFields.requireDict(field, value);
+        } else if (NodeFields.BOOLEANS.contains(field)) {
+            NodeFields.requireBooleanOrText(field, value);
+        }
+    }
+
     private static void check(JsonNode operation) {
         if (!(operation instanceof ObjectNode op)) {
-            throw ApiError.badRequest("Invalid patch operation " + operation + ": each operation must be a JSON object.");
+            throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(operation.toString()) + ": each operation must be a JSON object.");
         }
         JsonNode name = op.get("op");
         if (name == null || !name.isTextual()) {
-            throw ApiError.badRequest("Invalid patch operation " + op + ": 'op' must be one of add, remove, replace.");
+            throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(op.toString()) + ": 'op' must be one of add, remove, replace.");
         }
         if (!OPS.contains(name.asText())) {
-            throw ApiError.badRequest("Invalid patch operation " + op + ": the operation '" + name.asText()
+            throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(op.toString()) + ": the operation '" + RequestText.excerpt(name.asText())
                     + "' is not supported; use add, remove or replace.");
         }
         for (Iterator<String> names = op.fieldNames(); names.hasNext(); ) {
             String member = names.next();
             if (!MEMBERS.contains(member)) { // Ironic's schema has additionalProperties: false
-                throw ApiError.badRequest("Invalid patch operation " + op + ": unknown member '" + member + "'.");
+                throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(op.toString()) + ": unknown member '" + RequestText.excerpt(member) + "'.");
             }
         }
         JsonNode path = op.get("path");
         if (path == null || !path.isTextual() || !path.asText().startsWith("/")) {
-            throw ApiError.badRequest("Invalid patch operation " + op + ": 'path' must be a string starting with '/'.");
+            throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(op.toString()) + ": 'path' must be a string starting with '/'.");
         }
         if (!name.asText().equals("remove") && !op.has("value")) {
-            throw ApiError.badRequest("Invalid patch operation " + op + ": '" + name.asText() + "' needs a 'value'.");
+            throw ApiError.badRequest("Invalid patch operation " + RequestText.excerpt(op.toString()) + ": '" + name.asText() + "' needs a 'value'.");
         }
     }
 }

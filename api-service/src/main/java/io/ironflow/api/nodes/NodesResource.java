@@ -86,7 +86,7 @@ public class NodesResource {
     @Path("/{ident}")
     @Consumes(MediaType.WILDCARD)
     public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        NodePatchRequest request = NodePatchRequest.parse(body, version.get());
+        NodePatchRequest request = NodePatchRequest.parse(ident, body, version.get());
         return commands.send(ident, request.command())
                 .flatMap(result -> rendering(uri).map(r -> NodeDocument.full(result.getNode(), r)));
     }

@@ -1,6 +1,8 @@
 package io.ironflow.api.versions;
 
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
+import java.math.BigInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,21 +39,23 @@ public record ApiVersion(int minor) {
             return MAX;
         }
         Matcher matcher = VERSION.matcher(value);
-        if (!matcher.matches()) {
-            throw notAcceptable("Invalid value for " + HEADER + " header: " + value + ".");
+        if (!matcher.matches()) { // Ironic (api/controllers/base.py): 406 for what does not parse as major.minor
+            throw notAcceptable("Invalid value for " + HEADER + " header: " + RequestText.excerpt(value) + ".");
         }
-        int major = Integer.parseInt(matcher.group(1));
-        int minor = Integer.parseInt(matcher.group(2));
-        if (major != 1) {
-            throw notAcceptable("Mutually exclusive versions requested. Version " + value
+        // Any number of digits parses, as in Ironic; one too large for an int is simply not a served version.
+        BigInteger major = new BigInteger(matcher.group(1));
+        BigInteger minor = new BigInteger(matcher.group(2));
+        String asked = RequestText.excerpt(major + "." + minor);
+        if (!major.equals(BigInteger.ONE)) {
+            throw notAcceptable("Mutually exclusive versions requested. Version " + asked
                     + " requested but not supported by this service. The supported version range is: ["
                     + MIN + ", " + MAX + "].");
         }
-        if (minor < MIN.minor || minor > MAX.minor) {
-            throw notAcceptable("Version " + value + " was requested but the minor version is not supported by this"
+        if (minor.compareTo(BigInteger.valueOf(MIN.minor)) < 0 || minor.compareTo(BigInteger.valueOf(MAX.minor)) > 0) {
+            throw notAcceptable("Version " + asked + " was requested but the minor version is not supported by this"
                     + " service. The supported version range is: [" + MIN + ", " + MAX + "].");
         }
-        return new ApiVersion(minor);
+        return new ApiVersion(minor.intValueExact());
     }
 
     /** {@code OpenStack-API-Version} may name several services: {@code compute 2.1, baremetal 1.50}. */
