@@ -19,6 +19,8 @@ public class IronicErrors {
 
     /** What a client is told of a failure the API did not foresee: nothing of its internals. */
     public static final String INTERNAL_ERROR = "An internal server error occurred.";
+    /** What a client is told while the node database is not reachable (restarting, say). */
+    public static final String DEPENDENCY_DOWN = "The node database is not reachable now; please retry later.";
     /** The response header naming a request, as Ironic's request-id middleware does. */
     public static final String REQUEST_ID_HEADER = "X-OpenStack-Request-Id";
 
@@ -55,6 +57,10 @@ public class IronicErrors {
      */
     @ServerExceptionMapper
     public Response unexpected(Throwable error) {
+        if (DependencyDown.causes(error)) {
+            LOG.warnf("answering 503, a dependency is not reachable: %s", error.toString());
+            return response(503, DEPENDENCY_DOWN);
+        }
         return internal(error);
     }
 
