@@ -23,39 +23,13 @@ import org.junit.jupiter.api.Test;
  * side is tested in conductor-service); here {@link FakeConductor} answers the ValidateNode intent in its place.
  */
 @QuarkusTest
-class NodeValidateTest {
+class NodeValidateTest extends WithFakeConductor {
 
     private static final String DOCUMENT = "{\"bios\": {\"result\": true}, \"boot\": {\"result\": true},"
             + " \"console\": {\"result\": null, \"reason\": \"not supported\"}, \"deploy\": {\"result\": true},"
             + " \"inspect\": {\"result\": true}, \"management\": {\"result\": false, \"reason\": \"fake-hardware: driver_info.fake_fail_verify is set\"},"
             + " \"network\": {\"result\": true}, \"power\": {\"result\": false, \"reason\": \"fake-hardware: driver_info.fake_fail_verify is set\"},"
             + " \"raid\": {\"result\": true}, \"rescue\": {\"result\": true}, \"storage\": {\"result\": true}}";
-    private static FakeConductor conductor;
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
-
-    @BeforeEach
-    void tableConductorAndReadiness() {
-        if (conductor == null) {
-            NodeTable.migrate(jdbcUrl);
-            conductor = new FakeConductor(bootstrapServers, registryUrl);
-        }
-        await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 200);
-    }
-
-    @AfterAll
-    static void stopConductor() throws InterruptedException {
-        if (conductor != null) {
-            conductor.close();
-            conductor = null;
-        }
-    }
-
     @Test
     void theConductorsDocumentIsRenderedAsIs() throws Exception {
         String name = "validate-" + java.util.UUID.randomUUID().toString().substring(0, 8);

@@ -37,36 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * module's global test resource, declared on {@link NodeWritesWithoutConductorTest}.
  */
 @QuarkusTest
-class NodeVerbsTest {
+class NodeVerbsTest extends WithFakeConductor {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static FakeConductor conductor;
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
-
-    @BeforeEach
-    void tableConductorAndReadiness() {
-        if (conductor == null) {
-            NodeTable.migrate(jdbcUrl);
-            conductor = new FakeConductor(bootstrapServers, registryUrl);
-        }
-        // Only a ready API is sure to read the results of what it sends.
-        await().atMost(Duration.ofSeconds(60)).until(() -> Api.latest().get("/q/health/ready").statusCode() == 200);
-    }
-
-    @AfterAll
-    static void stopConductor() throws InterruptedException {
-        if (conductor != null) {
-            conductor.close();
-            conductor = null;
-        }
-    }
-
     // ---- refused by the API itself
 
     static Stream<Arguments> everyEndpoint() {

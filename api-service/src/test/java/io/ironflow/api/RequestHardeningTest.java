@@ -39,36 +39,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * JSON nested too deep or holding numbers no column can store. And the one 500 left: fixed text, a request id.
  */
 @QuarkusTest
-class RequestHardeningTest {
+class RequestHardeningTest extends WithFakeConductor {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static FakeConductor conductor;
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
-    String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
     @TestHTTPResource("/")
     URL root;
-
-    @BeforeEach
-    void tableConductorAndReadiness() {
-        if (conductor == null) {
-            NodeTable.migrate(jdbcUrl);
-            conductor = new FakeConductor(bootstrapServers, registryUrl);
-        }
-        await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 200);
-    }
-
-    @AfterAll
-    static void stopConductor() throws InterruptedException {
-        if (conductor != null) {
-            conductor.close();
-            conductor = null;
-        }
-    }
 
     // ---- NUL and broken percent-encoding in URLs
 

@@ -16,8 +16,10 @@ final class DependencyDown {
 
     static boolean causes(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SocketException || t instanceof ClosedChannelException || t instanceof io.vertx.core.VertxException) {
-                return true; // refused, reset or closed connections (netty's and Vert.x's)
+            if (t instanceof SocketException || t instanceof ClosedChannelException || t instanceof io.vertx.core.VertxException
+                    || t instanceof io.vertx.core.impl.NoStackTraceThrowable) {
+                return true; // refused, reset or closed connections (netty's and Vert.x's; the SQL client's "Fail to read
+                             // any response from the server" is a NoStackTraceThrowable)
             }
             if (t instanceof PgException pg && pg.getSqlState() != null
                     && (pg.getSqlState().startsWith("08") || pg.getSqlState().startsWith("57P") || pg.getSqlState().equals("53300"))) {

@@ -1,5 +1,7 @@
 package io.ironflow.conductor.intents;
 
+import io.smallrye.mutiny.CompositeException;
+import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.pgclient.PgException;
 import java.io.IOException;
 import java.util.Set;
@@ -25,8 +27,12 @@ final class Failures {
 
     static boolean isTransient(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CompositeException composite) { // a failure and the rollback's: any one that may pass
+                return composite.getCauses().stream().anyMatch(Failures::isTransient);
+            }
             if (t instanceof IntentDeadlineExceeded || t instanceof io.smallrye.mutiny.TimeoutException
-                    || t instanceof IOException || t instanceof io.vertx.core.VertxException) {
+                    || t instanceof IOException || t instanceof io.vertx.core.VertxException
+                    || t instanceof NoStackTraceThrowable) { // the SQL client's "Connection is not active now"
                 return true;
             }
             String state = t instanceof PgException pg ? pg.getSqlState()

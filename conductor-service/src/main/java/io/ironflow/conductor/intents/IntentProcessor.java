@@ -32,7 +32,8 @@ import org.jboss.logging.Logger;
  * <p>
  * Every intent ends, whatever happens: each attempt has a deadline and runs on a fresh context (so a new
  * session, and an abandoned attempt's transaction is never reused); a failure that may pass (the database
- * away, a lock or deadline that ran out) is attempted again a bounded number of times; what still fails, and
+ * away, a lock or deadline that ran out) is attempted again, backing off, until {@code intent-retry-for} has
+ * passed (a database restart is ridden out, not dead-lettered); what still fails, and
  * any failure that would fail the same way again (a bug, data that passed the checks), is answered
  * {@code accepted=false} with 503 or 500 in a transaction of its own, leaving the node as it was. Only when
  * even that answer cannot be written does {@link #process} fail, and the caller dead-letters the record.
@@ -52,14 +53,14 @@ public class IntentProcessor {
     private final int lockRetries;
     private final Duration lockRetryInterval;
     private final Duration deadline;
-    private final int attempts;
+    private final Duration retryFor;
 
     IntentProcessor(ConductorIdentity conductor, NodeCommands commands, NodeWork work, NodeValidation validation,
             Vertx vertx,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
-            @ConfigProperty(name = "ironflow.conductor.intent-attempts") int attempts) {
+            @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor) {
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -68,7 +69,7 @@ public class IntentProcessor {
         this.lockRetries = lockRetries;
         this.lockRetryInterval = lockRetryInterval;
         this.deadline = deadline;
-        this.attempts = Math.max(1, attempts);
+        this.retryFor = retryFor;
     }
 
     /** Applies or answers {@code intent}; fails only when not even a failure answer could be written. */
@@ -77,8 +78,8 @@ public class IntentProcessor {
             return bounded(intent, () -> validation.answer(intent)); // a pure read: no processed-intent record
         }
         return bounded(intent, () -> attempt(intent, 1))
-                .onFailure(Failures::isTransient).retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
-                .atMost(attempts - 1)
+                .onFailure(Failures::isTransient).retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .expireIn(retryFor.toMillis())
                 .onFailure().recoverWithUni(failure -> bounded(intent, () -> answerFailed(intent, failure)))
                 .invoke(outcome -> {
                     if (outcome != null && outcome.callBackAt() != null) {
@@ -101,7 +102,7 @@ public class IntentProcessor {
         boolean mayPass = Failures.isTransient(failure);
         LOG.errorf(mayPass ? null : failure, "intent %s (%s) for node %s failed%s; answering %d: %s", intent.getIntentId(),
                 intent.getCommand().getClass().getSimpleName(), intent.getNodeUuid(),
-                mayPass ? " " + attempts + " times" : "", mayPass ? 503 : 500, Failures.describe(failure));
+                mayPass ? " for " + retryFor.toSeconds() + " s" : "", mayPass ? 503 : 500, Failures.describe(failure));
         Rejection answer = mayPass
                 ? new Rejection(503, "The conductor could not apply the request to node " + intent.getNodeUuid()
                         + " now (" + Failures.describe(failure) + "); nothing was changed, try again.")

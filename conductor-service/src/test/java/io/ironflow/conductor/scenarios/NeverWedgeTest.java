@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every intent ends, and one that cannot be applied holds up nothing: a processing step that never completes
- * (the node's row held locked by a transaction that does not end) is answered within its bounded attempts;
+ * (the node's row held locked by a transaction that does not end) is answered within its bounded retries;
  * a failure that would repeat (a row no conductor could have written) is answered 500 at once; in both cases
  * the node is unchanged, the next intents are applied and the conductor stays live.
  */
@@ -31,7 +31,7 @@ class NeverWedgeTest {
     @Test
     void anIntentWhoseProcessingNeverCompletesIsAnsweredAndTheNextOnesApplied() throws Exception {
         Duration deadline = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-deadline", Duration.class);
-        int attempts = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-attempts", Integer.class);
+        Duration retryFor = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-retry-for", Duration.class);
         try (Conductor conductor = Conductor.connect()) {
             String stuck = conductor.create(Map.of());
             String other = conductor.create(Map.of());
@@ -50,7 +50,7 @@ class NeverWedgeTest {
             assertFalse(answer.getAccepted());
             assertEquals(503, answer.getCode(), answer.getErrorMessage());
             assertTrue(answer.getErrorMessage().contains("nothing was changed"), answer.getErrorMessage());
-            assertTrue(took.compareTo(deadline.multipliedBy(attempts + 2)) < 0, "answered within its bounded attempts: " + took);
+            assertTrue(took.compareTo(retryFor.plus(deadline.multipliedBy(3))) < 0, "answered within its bounded attempts: " + took);
             assertEquals("enroll", conductor.column(stuck, "provision_state"));
             assertEquals("1", conductor.column(stuck, "revision"));
 

@@ -142,6 +142,7 @@ class FaultSuiteTest {
         if (infrastructure != null) {
             infrastructure.close();
         }
+        keepLogs();
         TestDirectories.deleteRecursively(dataDir);
     }
 
@@ -326,6 +327,19 @@ class FaultSuiteTest {
         }
         calls.add(call);
         return call;
+    }
+
+    /** The services' logs outlive the run, in target/fault-suite-logs, for whoever reads a failure. */
+    private void keepLogs() {
+        Path kept = Path.of("target", "fault-suite-logs");
+        try (var logs = Files.list(dataDir.resolve("logs"))) {
+            Files.createDirectories(kept);
+            for (Path log : logs.toList()) {
+                Files.copy(log, kept.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (java.io.IOException e) {
+            System.out.println("fault suite: logs not kept: " + e);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
