@@ -3,7 +3,8 @@ package io.ironflow.conductor.intents;
 import io.smallrye.mutiny.CompositeException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.pgclient.PgException;
-import java.io.IOException;
+import java.net.SocketException;
+import java.nio.channels.ClosedChannelException;
 import java.util.Set;
 import org.hibernate.JDBCException;
 
@@ -31,7 +32,8 @@ final class Failures {
                 return composite.getCauses().stream().anyMatch(Failures::isTransient);
             }
             if (t instanceof IntentDeadlineExceeded || t instanceof io.smallrye.mutiny.TimeoutException
-                    || t instanceof IOException || t instanceof io.vertx.core.VertxException
+                    || t instanceof SocketException || t instanceof ClosedChannelException // not IOException: Jackson's are
+                    || t instanceof io.vertx.core.VertxException
                     || t instanceof NoStackTraceThrowable) { // the SQL client's "Connection is not active now"
                 return true;
             }

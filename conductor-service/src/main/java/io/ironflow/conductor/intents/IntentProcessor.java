@@ -14,8 +14,8 @@ import io.ironflow.events.ValidateNode;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
 import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -105,7 +105,8 @@ public class IntentProcessor {
                 mayPass ? " for " + retryFor.toSeconds() + " s" : "", mayPass ? 503 : 500, Failures.describe(failure));
         Rejection answer = mayPass
                 ? new Rejection(503, "The conductor could not apply the request to node " + intent.getNodeUuid()
-                        + " now (" + Failures.describe(failure) + "); nothing was changed, try again.")
+                        + " within " + retryFor.toSeconds() + " s (its database or the node was not available);"
+                        + " nothing was changed, try again.")
                 : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
                         + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
         return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())

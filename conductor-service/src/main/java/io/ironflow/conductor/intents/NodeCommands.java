@@ -28,7 +28,6 @@ import io.ironflow.events.UpdateNode;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import org.hibernate.reactive.common.AffectedEntities;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
@@ -39,6 +38,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import org.hibernate.reactive.common.AffectedEntities;
 
 /**
  * What each intent command does to a node, inside the intent's transaction. Every check runs before the node

@@ -455,8 +455,8 @@ class FaultSuiteTest {
 
     private Set<String> edges() throws Exception {
         Set<String> edges = new HashSet<>();
-        for (String line : Files.readAllLines(home.resolve("conductor-service/src/test/resources/ironic-transitions.tsv")).subList(1,
-                Files.readAllLines(home.resolve("conductor-service/src/test/resources/ironic-transitions.tsv")).size())) {
+        List<String> table = Files.readAllLines(home.resolve("conductor-service/src/test/resources/ironic-transitions.tsv"));
+        for (String line : table.subList(1, table.size())) { // after the header
             String[] f = line.split("\t");
             if (f.length == 3) {
                 edges.add(f[0] + "|" + f[1] + "|" + f[2]);
