@@ -22,8 +22,8 @@ import java.util.concurrent.Future;
 import org.apache.kafka.common.utils.Exit;
 
 /**
- * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services as separate
- * processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
+ * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services and the live
+ * dashboard as separate processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
  * Everything it keeps lives under one data directory, so a restart finds the same nodes. Once up, each service
  * is supervised: restarted with backoff when it exits or its liveness stays down (see {@link Supervisor}).
  */
@@ -91,7 +91,8 @@ public final class LocalStack {
             infrastructure = Infrastructure.start(options.infrastructureSettings());
             // The conductor migrates the database the other services read, so it goes first.
             startServices(List.of(StackOptions.CONDUCTOR));
-            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN));
+            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
+                    StackOptions.DASHBOARD));
         } catch (Exception e) {
             System.err.println("ironflow: " + e.getMessage());
             stop();
@@ -162,6 +163,7 @@ public final class LocalStack {
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
                   teardown-orchestrator  http://127.0.0.1:%d/q/health
+                  Dashboard (live)       http://127.0.0.1:%d/
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
                   PostgreSQL             %s (user ironflow, password ironflow)
@@ -169,7 +171,7 @@ public final class LocalStack {
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
-                options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
+                options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN), options.port(StackOptions.DASHBOARD),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();
