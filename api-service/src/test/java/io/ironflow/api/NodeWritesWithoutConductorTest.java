@@ -75,6 +75,15 @@ class NodeWritesWithoutConductorTest {
     }
 
     @Test
+    void httpMetricsAreByRouteTemplateAndStatusNeverByRawPath() {
+        int status = Api.latest().get("/v1/nodes/metrics-probe-node").statusCode(); // 503 here: no node table
+        String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.lines().anyMatch(line -> line.startsWith("http_server_requests_seconds_count{")
+                && line.contains("status=\"" + status + "\"") && line.contains("uri=\"/v1/nodes/{")), metrics);
+        assertTrue(!metrics.contains("metrics-probe-node"), "a raw path became a label");
+    }
+
+    @Test
     void unknownPathsAnswerInIronicsShape() throws Exception {
         Response response = Api.latest().get("/v1/no-such-thing");
         assertEquals(404, response.statusCode());

@@ -4,6 +4,7 @@ import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.ProcessedIntent;
@@ -44,6 +45,7 @@ import org.jboss.logging.Logger;
 public class IntentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IntentProcessor.class);
+    private final ConductorMetrics metrics;
 
     private final ConductorIdentity conductor;
     private final NodeCommands commands;
@@ -60,7 +62,8 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
-            @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor) {
+            @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
+            ConductorMetrics metrics) {
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -70,10 +73,14 @@ public class IntentProcessor {
         this.lockRetryInterval = lockRetryInterval;
         this.deadline = deadline;
         this.retryFor = retryFor;
+        this.metrics = metrics;
     }
 
     /** Applies or answers {@code intent}; fails only when not even a failure answer could be written. */
     public Uni<Void> process(NodeIntent intent) {
+        String command = intent.getCommand().getClass().getSimpleName();
+        metrics.intentReceived(command);
+        long started = System.nanoTime();
         if (intent.getCommand() instanceof ValidateNode) {
             return bounded(intent, () -> validation.answer(intent)); // a pure read: no processed-intent record
         }
@@ -82,6 +89,8 @@ public class IntentProcessor {
                 .expireIn(retryFor.toMillis())
                 .onFailure().recoverWithUni(failure -> bounded(intent, () -> answerFailed(intent, failure)))
                 .invoke(outcome -> {
+                    metrics.intentAnswered(command, outcome == null ? "repeated" : outcome.accepted() ? "applied" : "refused",
+                            outcome == null ? 0 : outcome.code(), Duration.ofNanos(System.nanoTime() - started));
                     if (outcome != null && outcome.callBackAt() != null) {
                         work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
                     }
@@ -118,7 +127,7 @@ public class IntentProcessor {
         return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
                         .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)))
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
-                        ? Uni.createFrom().voidItem().onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
+                        ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
                         : Panache.withTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
                                 .flatMap(outcome -> record(intent, outcome))));
     }

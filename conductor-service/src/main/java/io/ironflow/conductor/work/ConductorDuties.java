@@ -1,5 +1,6 @@
 package io.ironflow.conductor.work;
 
+import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.intents.ConductorIdentity;
@@ -39,13 +40,15 @@ public class ConductorDuties {
     private final Duration waitTimeout;
     private final Duration deadline;
     private final Vertx vertx;
+    private final ConductorMetrics metrics;
     private final Instant startedAt = Instant.now();
     private volatile boolean recovered;
 
     ConductorDuties(ConductorIdentity conductor, NodeWork work, OutboxRelay relay,
             @ConfigProperty(name = "ironflow.conductor.heartbeat-timeout") Duration heartbeatTimeout,
             @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout,
-            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, Vertx vertx) {
+            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, Vertx vertx,
+            ConductorMetrics metrics) {
         this.conductor = conductor;
         this.work = work;
         this.relay = relay;
@@ -53,6 +56,7 @@ public class ConductorDuties {
         this.waitTimeout = waitTimeout;
         this.deadline = deadline;
         this.vertx = vertx;
+        this.metrics = metrics;
     }
 
     /** Whether this conductor has released what an earlier run of it held; it takes no intents before. */
@@ -92,6 +96,7 @@ public class ConductorDuties {
                             + conductor.name() + ".")
                             .flatMap(x -> Panache.withTransaction(() -> ConductorEntity.delete("hostname = ?1 and heartbeatAt < ?2",
                                     gone.hostname, cutoff)))
+                            .invoke(metrics::takeover)
                             .replaceWithVoid();
                 }));
     }
@@ -144,18 +149,24 @@ public class ConductorDuties {
                 + " AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claim(uuid, conductor.name())
-                        .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
+                        .flatMap(claimed -> !claimed ? Uni.createFrom().<String>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
                                 .flatMap(node -> {
                                     NodeChange change = new NodeChange(node, null, conductor.name());
                                     ProvisionState state = change.state();
                                     if (!Operation.of(state).flatMap(Operation::waiting).map(w -> w == state).orElse(false)) {
                                         node.reservation = null; // moved on since the scan
-                                        return Uni.createFrom().voidItem();
+                                        return Uni.createFrom().<String>nullItem();
                                     }
                                     work.fail(change, "Timeout reached while node " + node.uuid + " was in state " + state.wire()
                                             + " (" + waitTimeout.toSeconds() + " s).");
-                                    return change.announce();
-                                })))))
+                                    return change.announce().replaceWith(state.wire());
+                                })))
+                        .invoke(timedOut -> {
+                            if (timedOut != null) {
+                                metrics.waitTimedOut(timedOut); // committed
+                            }
+                        })
+                        .replaceWithVoid()))
                 .invoke(relay::wakeUp);
     }
 
