@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
@@ -99,7 +100,12 @@ public class IntentProcessor {
 
     /** One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. */
     private <T> Uni<T> bounded(NodeIntent intent, Supplier<Uni<T>> attempt) {
-        return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, attempt))
+        return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, () -> {
+                    // Every log line of this attempt names its node and intent (the MDC lives on its context).
+                    MDC.put("node", intent.getNodeUuid());
+                    MDC.put("intent", intent.getIntentId());
+                    return attempt.get();
+                }))
                 .ifNoItem().after(deadline).failWith(() -> new IntentDeadlineExceeded(intent.getIntentId(), deadline));
     }
 

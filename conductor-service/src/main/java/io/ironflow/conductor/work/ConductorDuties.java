@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * What a conductor does on its own, as Ironic's periodic tasks: heartbeat, take over the nodes of conductors
@@ -182,7 +183,10 @@ public class ConductorDuties {
     private <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
         return Multi.createFrom().iterable(items)
                 .onItem().transformToUniAndConcatenate(item -> Uni.createFrom()
-                        .completionStage(() -> FreshContext.run(vertx, () -> action.apply(item)))
+                        .completionStage(() -> FreshContext.run(vertx, () -> {
+                            MDC.put("node", String.valueOf(item)); // the node's log lines carry its uuid
+                            return action.apply(item);
+                        }))
                         .ifNoItem().after(deadline).fail()
                         .onFailure().invoke(e -> LOG.warnf("periodic work on node %s failed, retried next time: %s", item, e.toString()))
                         .onFailure().recoverWithNull())
