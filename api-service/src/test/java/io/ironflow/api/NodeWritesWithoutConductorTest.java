@@ -81,6 +81,7 @@ class NodeWritesWithoutConductorTest {
         assertTrue(metrics.lines().anyMatch(line -> line.startsWith("http_server_requests_seconds_count{")
                 && line.contains("status=\"" + status + "\"") && line.contains("uri=\"/v1/nodes/{")), metrics);
         assertTrue(!metrics.contains("metrics-probe-node"), "a raw path became a label");
+        assertTrue(metrics.contains("http_server_requests_seconds_bucket{"), "no latency histogram per route");
     }
 
     @Test

@@ -28,6 +28,14 @@ public class ConductorMetrics {
     public ConductorMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge("ironflow.conductor.outbox.backlog", outboxBacklog);
+        // Served at 0 from the start, so a rate() over them works before the first event.
+        lockRetries();
+        registry.counter("ironflow.conductor.takeovers");
+    }
+
+    /** Serves the wait-timeout counter of each of {@code waitStates} at 0 from the start. */
+    public void waitStates(java.util.Collection<String> waitStates) {
+        waitStates.forEach(state -> registry.counter("ironflow.conductor.wait.timeouts", "state", state));
     }
 
     /** An intent was taken off ironflow.node-intents. */

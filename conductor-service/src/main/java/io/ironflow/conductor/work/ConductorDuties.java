@@ -58,6 +58,7 @@ public class ConductorDuties {
         this.deadline = deadline;
         this.vertx = vertx;
         this.metrics = metrics;
+        metrics.waitStates(Operation.waitStates().stream().map(ProvisionState::wire).toList());
     }
 
     /** Whether this conductor has released what an earlier run of it held; it takes no intents before. */

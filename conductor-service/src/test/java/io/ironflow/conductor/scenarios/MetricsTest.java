@@ -63,6 +63,24 @@ class MetricsTest {
         assertTrue(metrics.contains("ironflow_conductor_outbox_relay_lag_seconds_bucket"), "no relay lag histogram");
     }
 
+    @Test
+    void theGrafanaDashboardAsksOnlyForMetricsTheConductorServes() throws Exception {
+        String dashboard = java.nio.file.Files.readString(java.nio.file.Path.of("../deploy/grafana/ironflow-dashboard.json"));
+        conductor.create(Map.of()); // every meter exists once an intent went through
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String metrics = given().get("/q/metrics").asString();
+            Matcher used = Pattern.compile("ironflow_conductor_[a-z_]+").matcher(dashboard);
+            int checked = 0;
+            while (used.find()) {
+                String name = used.group();
+                assertTrue(metrics.contains("\n" + name + "{") || metrics.contains("\n" + name + " "),
+                        "the dashboard uses " + name + ", which /q/metrics does not serve");
+                checked++;
+            }
+            assertTrue(checked >= 10, "the dashboard names the conductor's metrics");
+        });
+    }
+
     /** A sample's value, 0 when the series does not exist yet; {@code labels} as Prometheus prints them, sorted. */
     static double value(String name, String labels) {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
