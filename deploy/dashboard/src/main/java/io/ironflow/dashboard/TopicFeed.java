@@ -6,6 +6,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,8 +44,10 @@ public class TopicFeed {
     @Inject
     NodeBoard board;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    /** Every {@code kafka.*} setting of the service (bootstrap servers, SASL, TLS), as Quarkus gathers them. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaSettings;
 
     @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
     String registryUrl;
@@ -102,8 +105,7 @@ public class TopicFeed {
     }
 
     private Map<String, Object> consumerConfig() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> config = new HashMap<>(kafkaSettings);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
