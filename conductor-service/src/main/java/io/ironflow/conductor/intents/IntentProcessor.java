@@ -25,6 +25,10 @@ import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
@@ -47,6 +51,7 @@ public class IntentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IntentProcessor.class);
     private final ConductorMetrics metrics;
+    private final Tracer tracer;
 
     private final ConductorIdentity conductor;
     private final NodeCommands commands;
@@ -64,7 +69,7 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
             @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
-            ConductorMetrics metrics) {
+            ConductorMetrics metrics, Tracer tracer) {
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -75,35 +80,55 @@ public class IntentProcessor {
         this.deadline = deadline;
         this.retryFor = retryFor;
         this.metrics = metrics;
+        this.tracer = tracer;
     }
 
-    /** Applies or answers {@code intent}; fails only when not even a failure answer could be written. */
-    public Uni<Void> process(NodeIntent intent) {
+    /**
+     * Applies or answers {@code intent}; fails only when not even a failure answer could be written. Its work is one
+     * span, a child of {@code parent} (the Kafka record's), current in every attempt, so the outbox rows it commits
+     * and the records the relay publishes from them belong to the same trace.
+     */
+    public Uni<Void> process(NodeIntent intent, Context parent) {
         String command = intent.getCommand().getClass().getSimpleName();
         metrics.intentReceived(command);
         long started = System.nanoTime();
+        Span span = tracer.spanBuilder("apply " + command).setParent(parent)
+                .setAttribute("ironflow.node.uuid", intent.getNodeUuid())
+                .setAttribute("ironflow.intent.id", intent.getIntentId()).startSpan();
         if (intent.getCommand() instanceof ValidateNode) {
-            return bounded(intent, () -> validation.answer(intent)); // a pure read: no processed-intent record
+            // a pure read: no processed-intent record
+            return bounded(intent, span, () -> validation.answer(intent)).onTermination().invoke(span::end);
         }
-        return bounded(intent, () -> attempt(intent, 1))
+        return bounded(intent, span, () -> attempt(intent, 1))
                 .onFailure(Failures::isTransient).retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
                 .expireIn(retryFor.toMillis())
-                .onFailure().recoverWithUni(failure -> bounded(intent, () -> answerFailed(intent, failure)))
+                .onFailure().recoverWithUni(failure -> bounded(intent, span, () -> answerFailed(intent, failure)))
                 .invoke(outcome -> {
-                    metrics.intentAnswered(command, outcome == null ? "repeated" : outcome.accepted() ? "applied" : "refused",
-                            outcome == null ? 0 : outcome.code(), Duration.ofNanos(System.nanoTime() - started));
+                    String result = outcome == null ? "repeated" : outcome.accepted() ? "applied" : "refused";
+                    metrics.intentAnswered(command, result, outcome == null ? 0 : outcome.code(),
+                            Duration.ofNanos(System.nanoTime() - started));
+                    span.setAttribute("ironflow.intent.result", result);
+                    if (outcome != null) {
+                        span.setAttribute("ironflow.intent.code", outcome.code());
+                    }
                     if (outcome != null && outcome.callBackAt() != null) {
                         work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
                     }
-                }).replaceWithVoid();
+                })
+                .onFailure().invoke(failure -> span.setStatus(StatusCode.ERROR, failure.toString()))
+                .onTermination().invoke(span::end)
+                .replaceWithVoid();
     }
 
-    /** One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. */
-    private <T> Uni<T> bounded(NodeIntent intent, Supplier<Uni<T>> attempt) {
+    /**
+     * One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. The
+     * intent's span is current on that context, and its node and intent are in the MDC of every log line.
+     */
+    private <T> Uni<T> bounded(NodeIntent intent, Span span, Supplier<Uni<T>> attempt) {
         return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, () -> {
-                    // Every log line of this attempt names its node and intent (the MDC lives on its context).
                     MDC.put("node", intent.getNodeUuid());
                     MDC.put("intent", intent.getIntentId());
+                    span.makeCurrent(); // on this attempt's own context, thrown away with it: no scope to close
                     return attempt.get();
                 }))
                 .ifNoItem().after(deadline).failWith(() -> new IntentDeadlineExceeded(intent.getIntentId(), deadline));

@@ -3,6 +3,7 @@ package io.ironflow.conductor.messaging;
 import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.events.NodeEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
@@ -111,7 +112,7 @@ public class OutboxRelay {
                 .preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(ADVISORY_LOCK))
                 .flatMap(locked -> !locked.iterator().next().getBoolean(0)
                         ? Uni.createFrom().item(0)
-                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload FROM outbox ORDER BY seq LIMIT $1")
+                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload, traceparent FROM outbox ORDER BY seq LIMIT $1")
                                 .execute(Tuple.of(batchSize))
                                 .flatMap(rows -> publishAndDelete(connection, rows))));
     }
@@ -151,6 +152,10 @@ public class OutboxRelay {
                         .withType(topic.eventType())
                         .withSubject(key)
                         .build());
+        io.opentelemetry.context.Context trace = Traces.parentOf(row.getString("traceparent"));
+        if (trace != null) { // published as a child of the span that committed it: one trace per request
+            message = message.addMetadata(TracingMetadata.withCurrent(trace));
+        }
         return emitter.sendMessage(message).invoke(() -> {
             if (decoded instanceof NodeEvent event) {
                 metrics.transition(event.getFromState(), event.getEvent(), event.getToState());
