@@ -13,8 +13,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,20 +23,14 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class MetricsTest {
 
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
-
     @Test
     void countersFollowIntentsAndTransitions() throws Exception {
+        try (Conductor conductor = Conductor.connect()) {
+            countersFollow(conductor);
+        }
+    }
+
+    private static void countersFollow(Conductor conductor) throws Exception {
         double created = value("ironflow_conductor_intents_total", "code=\"201\",command=\"CreateNode\",result=\"applied\"");
         double verified = value("ironflow_conductor_transitions_total", "event=\"done\",from=\"verifying\",to=\"manageable\"");
         double refused = value("ironflow_conductor_intents_total", "code=\"400\",command=\"ProvisionAction\",result=\"refused\"");
@@ -66,7 +58,9 @@ class MetricsTest {
     @Test
     void theGrafanaDashboardAsksOnlyForMetricsTheConductorServes() throws Exception {
         String dashboard = java.nio.file.Files.readString(java.nio.file.Path.of("../deploy/grafana/ironflow-dashboard.json"));
-        conductor.create(Map.of()); // every meter exists once an intent went through
+        try (Conductor conductor = Conductor.connect()) {
+            conductor.create(Map.of()); // every meter exists once an intent went through
+        }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             String metrics = given().get("/q/metrics").asString();
             Matcher used = Pattern.compile("ironflow_conductor_[a-z_]+").matcher(dashboard);

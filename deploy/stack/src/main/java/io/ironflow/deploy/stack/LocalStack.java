@@ -40,20 +40,16 @@ public final class LocalStack {
         this.options = options;
     }
 
-    public static void main(String[] args) throws Exception {
-        if (StackOptions.wantsHelp(args)) {
-            System.out.println(StackOptions.USAGE);
-            return;
-        }
-        StackOptions options;
-        try {
-            options = StackOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("ironflow: " + e.getMessage());
-            System.err.println(StackOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+    /** {@code ironflow up} as a main class of its own (tests start it so): the same as {@code ironflow up ARGS}. */
+    public static void main(String[] args) {
+        String[] up = new String[args.length + 1];
+        up[0] = "up";
+        System.arraycopy(args, 0, up, 1, args.length);
+        System.exit(IronflowCli.run(up));
+    }
+
+    /** Starts the stack {@code options} describe and returns once it has stopped (Ctrl-C); refuses a taken data directory or port. */
+    static void up(StackOptions options) throws Exception {
         Files.createDirectories(options.dataDir());
         // Everything the stack writes stays in its data directory, the child JVMs' temp files included
         // (./ironflow starts this JVM with its temp directory there too).
