@@ -15,6 +15,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
     static final String CONDUCTOR = "conductor-service";
     static final String ONEVIEW = "oneview-allocator";
     static final String TEARDOWN = "teardown-orchestrator";
+    static final String ONEVIEW_SIMULATOR = "oneview-simulator";
     static final String KAFKA = "kafka";
     static final String KAFKA_CONTROLLER = "kafka-controller";
     static final String POSTGRES = "postgres";
@@ -22,9 +23,11 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
 
     static final String USAGE = """
             usage: ironflow up [--data-dir DIR] [--api-port N] [--conductor-port N] [--oneview-port N]
-                               [--teardown-port N] [--kafka-port N] [--kafka-controller-port N]
-                               [--postgres-port N] [--registry-port N] [--liveness-timeout SECONDS]
-            Starts Kafka, PostgreSQL, the schema registry and the four services, and restarts a service that
+                               [--teardown-port N] [--oneview-simulator-port N] [--kafka-port N]
+                               [--kafka-controller-port N] [--postgres-port N] [--registry-port N]
+                               [--liveness-timeout SECONDS]
+            Starts Kafka, PostgreSQL, the schema registry, the OneView simulator and the four services, and
+            restarts a service (or the simulator) that
             exits or whose /q/health/live stays DOWN for --liveness-timeout seconds (default 30).
             Ctrl-C stops them all.""";
 
@@ -41,6 +44,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         ports.put(CONDUCTOR, 6386);
         ports.put(ONEVIEW, 6387);
         ports.put(TEARDOWN, 6388);
+        ports.put(ONEVIEW_SIMULATOR, 6389);
         ports.put(KAFKA, 9092);
         ports.put(KAFKA_CONTROLLER, 9093);
         ports.put(POSTGRES, 15432);
@@ -112,7 +116,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
     }
 
     Path serviceJar(String service) {
-        return home.resolve(service).resolve("target/quarkus-app/quarkus-run.jar");
+        return home.resolve(service.equals(ONEVIEW_SIMULATOR) ? "deploy/oneview-simulator" : service).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
     Infrastructure.Settings infrastructureSettings() {
