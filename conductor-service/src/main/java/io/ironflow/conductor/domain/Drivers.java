@@ -2,6 +2,7 @@ package io.ironflow.conductor.domain;
 
 import io.ironflow.conductor.domain.hardware.FakeHardware;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
+import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -11,7 +12,10 @@ public final class Drivers {
 
     public static final String FAKE_HARDWARE = FakeHardware.NAME;
 
-    private static final Map<String, HardwareDriver> REGISTRY = Map.of(FAKE_HARDWARE, new FakeHardware());
+    public static final String ONEVIEW = OneViewHardware.NAME;
+
+    private static final Map<String, HardwareDriver> REGISTRY = Map.of(FAKE_HARDWARE, new FakeHardware(),
+            ONEVIEW, new OneViewHardware());
 
     private Drivers() {
     }

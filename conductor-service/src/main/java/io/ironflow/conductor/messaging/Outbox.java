@@ -1,6 +1,7 @@
 package io.ironflow.conductor.messaging;
 
 import io.ironflow.conductor.persistence.OutboxEvent;
+import io.ironflow.events.AllocationRequest;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
 import io.ironflow.events.NodeSnapshot;
@@ -29,7 +30,9 @@ public final class Outbox {
     static final Map<String, Published> TOPICS = Map.of(
             Topic.INTENT_RESULTS.topicName(), new Published(IntentResult::fromByteBuffer, "io.ironflow.intent.result"),
             Topic.NODE_STATE.topicName(), new Published(NodeSnapshot::fromByteBuffer, "io.ironflow.node.state"),
-            Topic.NODE_EVENTS.topicName(), new Published(NodeEvent::fromByteBuffer, "io.ironflow.node.event"));
+            Topic.NODE_EVENTS.topicName(), new Published(NodeEvent::fromByteBuffer, "io.ironflow.node.event"),
+            Topic.ALLOCATION_REQUESTS.topicName(), new Published(AllocationRequest::fromByteBuffer,
+                    "io.ironflow.allocation.request"));
 
     record Published(Decoder decoder, String eventType) {
     }

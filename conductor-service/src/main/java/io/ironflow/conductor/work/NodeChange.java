@@ -25,6 +25,7 @@ public final class NodeChange {
     private final String intentId;
     private final String conductor;
     private final List<NodeEvent> events = new ArrayList<>();
+    private final List<Outbox.Entry> requests = new ArrayList<>();
     private boolean changed;
 
     public NodeChange(NodeEntity node, String intentId, String conductor) {
@@ -78,6 +79,12 @@ public final class NodeChange {
         changed = true;
     }
 
+    /** Publishes {@code entry} (a request to another service about this node) with the change, after its events. */
+    public void publish(Outbox.Entry entry) {
+        requests.add(entry);
+        changed = true;
+    }
+
     public boolean changed() {
         return changed;
     }
@@ -100,6 +107,7 @@ public final class NodeChange {
             rows.add(new Outbox.Entry(Topic.NODE_EVENTS, key, event));
         }
         rows.add(new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node)));
+        rows.addAll(requests);
         return Outbox.append(rows);
     }
 

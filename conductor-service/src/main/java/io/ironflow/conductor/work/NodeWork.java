@@ -15,6 +15,7 @@ import io.ironflow.conductor.intents.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.events.AllocationAction;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -43,13 +44,16 @@ public class NodeWork {
     private final OutboxRelay relay;
     private final Vertx vertx;
     private final boolean automatedCleanDefault;
+    private final Duration waitTimeout;
 
     NodeWork(ConductorIdentity conductor, OutboxRelay relay, Vertx vertx,
-            @ConfigProperty(name = "ironflow.conductor.automated-clean", defaultValue = "true") boolean automatedClean) {
+            @ConfigProperty(name = "ironflow.conductor.automated-clean", defaultValue = "true") boolean automatedClean,
+            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout) {
         this.conductor = conductor;
         this.relay = relay;
         this.vertx = vertx;
         this.automatedCleanDefault = automatedClean;
+        this.waitTimeout = waitTimeout;
     }
 
     /**
@@ -59,6 +63,7 @@ public class NodeWork {
     public void prepare(NodeEntity node, String requestedCleanSteps) {
         ProvisionState state = ProvisionState.fromWire(node.provisionState);
         Operation operation = Operation.of(state).orElseThrow();
+        OneViewAllocations.reset(node);
         if (operation == Operation.CLEAN_NODE) {
             prepareCleaning(node, requestedCleanSteps);
         } else {
@@ -69,6 +74,7 @@ public class NodeWork {
     private void prepareCleaning(NodeEntity node, String requestedCleanSteps) {
         boolean manual = requestedCleanSteps != null;
         HardwareDriver driver = Drivers.get(node.driver);
+        OneViewAllocations.reset(node);
         AgentCleanSteps.refresh(driver, node.driverInfo, node.driverInternalInfo); // the agent reports its steps
         boolean automated = node.automatedClean != null ? node.automatedClean : automatedCleanDefault;
         WorkPlan.start(node, manual || !automated ? List.of() : driver.automatedCleanPlan());
@@ -139,8 +145,16 @@ public class NodeWork {
                 WorkPlan.start(node, plan.steps());
                 node.driverInternalInfo.put(WorkPlan.MANUAL_CLEAN, true);
             }
+            if (OneViewAllocations.mustApply(node, state)) { // prepare / prepare_cleaning: a profile first
+                OneViewAllocations.request(change, AllocationAction.APPLY, waitTimeout);
+                return;
+            }
             PlannedStep step = WorkPlan.current(node);
             if (step == null) {
+                if (OneViewAllocations.mustRemove(node, state)) { // tear_down_cleaning: give the hardware back
+                    OneViewAllocations.request(change, AllocationAction.REMOVE, waitTimeout);
+                    return;
+                }
                 ProvisionState next = finish(change, operation);
                 if (next == ProvisionState.CLEANING) { // tear-down done: clean before reuse
                     prepareCleaning(node, null);

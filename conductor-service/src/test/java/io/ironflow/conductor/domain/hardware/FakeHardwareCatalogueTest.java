@@ -92,7 +92,7 @@ class FakeHardwareCatalogueTest {
 
     @Test
     void driversIsARegistryOfHardwareDrivers() {
-        assertEquals(java.util.Set.of("fake-hardware"), Drivers.enabled());
+        assertEquals(java.util.Set.of("fake-hardware", "oneview"), Drivers.enabled());
         assertEquals("fake-hardware", Drivers.get("fake-hardware").name());
         assertTrue(Drivers.find("ipmi").isEmpty());
         Rejection r = assertThrows(Rejection.class, () -> Drivers.get("ipmi"));

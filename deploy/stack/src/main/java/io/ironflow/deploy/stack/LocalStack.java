@@ -85,8 +85,9 @@ public final class LocalStack {
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             infrastructure = Infrastructure.start(options.infrastructureSettings());
-            // The conductor migrates the database the other services read, so it goes first.
-            startServices(List.of(StackOptions.CONDUCTOR));
+            // The conductor migrates the database the other services read, so it goes first; the OneView
+            // simulator stands for an appliance that is there before the allocator.
+            startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
             startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
                     StackOptions.DASHBOARD));
         } catch (Exception e) {
@@ -146,6 +147,8 @@ public final class LocalStack {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
+        // The allocator talks to the stack's OneView simulator.
+        config.put("ironflow.oneview.url", "http://127.0.0.1:" + options.port(StackOptions.ONEVIEW_SIMULATOR));
         return config;
     }
 
@@ -159,6 +162,7 @@ public final class LocalStack {
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
                   teardown-orchestrator  http://127.0.0.1:%d/q/health
+                  OneView simulator      http://127.0.0.1:%d/rest (user administrator, password ironflow; admin API /admin)
                   Dashboard (live)       http://127.0.0.1:%d/
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
@@ -167,7 +171,8 @@ public final class LocalStack {
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
-                options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN), options.port(StackOptions.DASHBOARD),
+                options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
+                options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();

@@ -16,6 +16,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
     static final String ONEVIEW = "oneview-allocator";
     static final String TEARDOWN = "teardown-orchestrator";
     static final String DASHBOARD = "dashboard";
+    static final String ONEVIEW_SIMULATOR = "oneview-simulator";
     static final String KAFKA = "kafka";
     static final String KAFKA_CONTROLLER = "kafka-controller";
     static final String POSTGRES = "postgres";
@@ -29,6 +30,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         ports.put(CONDUCTOR, 6386);
         ports.put(ONEVIEW, 6387);
         ports.put(TEARDOWN, 6388);
+        ports.put(ONEVIEW_SIMULATOR, 6389);
         ports.put(DASHBOARD, 6390);
         ports.put(KAFKA, 9092);
         ports.put(KAFKA_CONTROLLER, 9093);
@@ -68,8 +70,11 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
     }
 
     Path serviceJar(String service) {
-        Path module = service.equals(DASHBOARD) ? home.resolve("deploy/dashboard") : home.resolve(service);
-        return module.resolve("target/quarkus-app/quarkus-run.jar");
+        return home.resolve(switch (service) {
+            case DASHBOARD -> "deploy/dashboard";
+            case ONEVIEW_SIMULATOR -> "deploy/oneview-simulator";
+            default -> service;
+        }).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
     Infrastructure.Settings infrastructureSettings() {

@@ -1,0 +1,46 @@
+package io.ironflow.conductor.work;
+
+import io.ironflow.conductor.messaging.OutboxRelay;
+import io.ironflow.conductor.persistence.FreshContext;
+import io.ironflow.events.AllocationResult;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Consumes ironflow.allocation-results (the oneview-allocator's answers, keyed by node uuid) and hands each to
+ * {@link AllocationResults} on a fresh context, with a deadline. A record that cannot be decoded or applied is
+ * dead-lettered with its reason; the node it concerned then fails at its wait timeout, never waits for ever.
+ */
+@ApplicationScoped
+public class AllocationResultConsumer {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+    private final AllocationResults results;
+    private final NodeWork work;
+    private final OutboxRelay relay;
+    private final Vertx vertx;
+
+    AllocationResultConsumer(AllocationResults results, NodeWork work, OutboxRelay relay, Vertx vertx) {
+        this.results = results;
+        this.work = work;
+        this.relay = relay;
+        this.vertx = vertx;
+    }
+
+    @Incoming("allocation-results")
+    public CompletionStage<Void> consume(AllocationResult result) {
+        if (result == null) {
+            throw new IllegalArgumentException("the record is not an AllocationResult this conductor can decode");
+        }
+        return FreshContext.run(vertx, () -> results.apply(result).ifNoItem().after(DEADLINE).fail())
+                .thenAccept(dueAt -> {
+                    relay.wakeUp();
+                    work.scheduleCallBack(UUID.fromString(result.getNodeUuid()), dueAt);
+                });
+    }
+}

@@ -1,0 +1,74 @@
+package io.ironflow.conductor.work;
+
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.hardware.OneViewHardware;
+import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.events.AllocationAction;
+import io.ironflow.events.AllocationResult;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.UUID;
+
+/**
+ * Takes the oneview-allocator's answer for a node parked in deploy wait or clean wait on an allocation request:
+ * claims the node only if it still waits for exactly that request (a late or repeated answer changes nothing),
+ * then goes on with the operation (the profile is recorded in driver_info.applied_server_profile_uri, whatever
+ * order the allocator's own intent for it arrives in) or fails it with the allocator's message as last_error
+ * (deploy failed / clean failed).
+ */
+@ApplicationScoped
+public class AllocationResults {
+
+    private final ConductorIdentity conductor;
+    private final NodeWork work;
+
+    AllocationResults(ConductorIdentity conductor, NodeWork work) {
+        this.conductor = conductor;
+        this.work = work;
+    }
+
+    /** Applies the result; the item is when the node's next call-back is due (null: none, or not applied). */
+    public Uni<Long> apply(AllocationResult result) {
+        UUID uuid = UUID.fromString(result.getNodeUuid());
+        return Panache.withTransaction(() -> claim(uuid, result.getRequestId())
+                .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
+                        .flatMap(node -> {
+                            NodeChange change = new NodeChange(node, null, conductor.name());
+                            resume(change, result);
+                            return change.announce().replaceWith(WorkPlan.dueAt(node));
+                        })));
+    }
+
+    private void resume(NodeChange change, AllocationResult result) {
+        NodeEntity node = change.node();
+        node.driverInternalInfo.remove(OneViewAllocations.PENDING);
+        change.touched();
+        if (!result.getSuccess()) {
+            if (result.getInUseByOneView()) {
+                node.driverInternalInfo.put(OneViewAllocations.ERROR, OneViewAllocations.ALLOCATION_ERROR);
+            }
+            work.fail(change, result.getErrorMessage() == null ? "OneView allocation failed." : result.getErrorMessage());
+            return;
+        }
+        if (result.getAction() == AllocationAction.APPLY) {
+            node.driverInternalInfo.put(OneViewAllocations.HELD, "applied");
+            node.driverInternalInfo.remove(OneViewAllocations.ERROR);
+            node.driverInfo.put(OneViewHardware.APPLIED_SERVER_PROFILE_URI, result.getServerProfileUri());
+        } else {
+            node.driverInternalInfo.put(OneViewAllocations.HELD, "released");
+            node.driverInfo.remove(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
+        }
+        change.fire(ProvisionEvent.RESUME);
+        work.drive(change);
+    }
+
+    private Uni<Boolean> claim(UUID node, String requestId) {
+        return Panache.getSession().flatMap(session -> NodeSql.bind(session.createNativeQuery(
+                "UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL AND provision_state IN "
+                        + NodeSql.WAIT_STATES + " AND driver_internal_info -> '" + OneViewAllocations.PENDING
+                        + "' ->> 'request_id' = ?3"), conductor.name(), node, requestId).executeUpdate())
+                .map(rows -> rows == 1);
+    }
+}

@@ -1,0 +1,161 @@
+package io.ironflow.conductor.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.events.AllocationAction;
+import io.ironflow.events.AllocationPurpose;
+import io.ironflow.events.AllocationRequest;
+import io.ironflow.events.AllocationResult;
+import io.ironflow.events.CreateNode;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.schemas.Topic;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conductor's half of OneView dynamic allocation through real Kafka and PostgreSQL, the test playing the
+ * oneview-allocator on allocation-requests / allocation-results: prepare_cleaning and prepare wait for a profile,
+ * tear_down_cleaning for its removal, a refusal fails the operation with the allocator's message.
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class OneViewAllocationTest {
+
+    private static final String HARDWARE = "/rest/server-hardware/30303437-0000-4000-8000-000000000001";
+    private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
+
+    Conductor conductor;
+    KafkaTestClient kafka;
+
+    @BeforeEach
+    void connect() {
+        conductor = Conductor.connect();
+        kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+    }
+
+    @AfterEach
+    void disconnect() {
+        conductor.close();
+        kafka.close();
+    }
+
+    private String enroll(Map<String, Object> driverInfo) {
+        String uuid = UUID.randomUUID().toString();
+        IntentResult result = conductor.send(uuid, CreateNode.newBuilder().setDriver("oneview")
+                .setDriverInfo(Conductor.json(driverInfo))
+                .setProperties(Conductor.json(Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE + ",boot_mode:uefi")))
+                .build());
+        assertEquals(201, result.getCode(), result.getErrorMessage());
+        return uuid;
+    }
+
+    /** The node's {@code n}-th allocation request (1-based), waiting for it. */
+    private AllocationRequest request(String node, int n) {
+        List<AllocationRequest> requests = kafka.<AllocationRequest>read(Topic.ALLOCATION_REQUESTS.topicName(), Conductor.WAIT,
+                        records -> records.stream().filter(r -> r.key().equals(node)).count() >= n)
+                .stream().filter(r -> r.key().equals(node)).map(ConsumerRecord::value).toList();
+        assertTrue(requests.size() >= n, "allocation request " + n + " of node " + node + " was sent");
+        return requests.get(n - 1);
+    }
+
+    private void answer(AllocationRequest request, boolean success, String profile, String error, boolean inUseByOneView) {
+        kafka.send(Topic.ALLOCATION_RESULTS.topicName(), request.getNodeUuid(), AllocationResult.newBuilder()
+                .setRequestId(request.getRequestId()).setNodeUuid(request.getNodeUuid()).setAction(request.getAction())
+                .setSuccess(success).setServerProfileUri(profile).setErrorMessage(error).setInUseByOneView(inUseByOneView)
+                .setCompletedAt(Instant.now()).build());
+    }
+
+    @Test
+    void cleaningHoldsAProfileOnlyWhileItRunsAndDeployKeepsOne() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        conductor.drive(node, "manage", "manageable");
+        assertEquals(202, conductor.provision(node, "provide").getCode());
+
+        AllocationRequest apply = request(node, 1);
+        assertEquals(AllocationAction.APPLY, apply.getAction());
+        assertEquals(AllocationPurpose.CLEANING, apply.getPurpose());
+        assertEquals(HARDWARE, apply.getServerHardwareUri());
+        assertEquals(TEMPLATE, apply.getServerProfileTemplateUri());
+        assertNull(apply.getAppliedServerProfileUri());
+        assertTrue(apply.getDeadline().isAfter(Instant.now()));
+        conductor.awaitState(node, "clean wait");
+        answer(apply, true, "/rest/server-profiles/p1", null, false);
+
+        AllocationRequest remove = request(node, 2);
+        assertEquals(AllocationAction.REMOVE, remove.getAction());
+        assertEquals("/rest/server-profiles/p1", remove.getAppliedServerProfileUri());
+        assertEquals("[\"erase_devices_metadata\", \"erase_devices\"]",
+                conductor.column(node, "driver_internal_info->'fake_hardware'->'erase_history'"), "the clean steps ran with the profile");
+        conductor.awaitState(node, "clean wait");
+        answer(remove, true, null, null, false);
+        conductor.awaitState(node, "available");
+        assertNull(conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+
+        assertEquals(202, conductor.provision(node, "active").getCode());
+        AllocationRequest deploy = request(node, 3);
+        assertEquals(AllocationPurpose.DEPLOY, deploy.getPurpose());
+        assertEquals(AllocationAction.APPLY, deploy.getAction());
+        conductor.awaitState(node, "wait call-back");
+        answer(deploy, true, "/rest/server-profiles/p2", null, false);
+        conductor.awaitState(node, "active");
+        assertEquals("/rest/server-profiles/p2", conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+
+        List<String> path = conductor.events(node, 13).stream().map(NodeEvent::getToState).toList();
+        assertEquals(List.of("enroll", "verifying", "manageable", "cleaning", "clean wait", "cleaning", "clean wait", "cleaning",
+                "available", "deploying", "wait call-back", "deploying", "active"), path.subList(0, 13));
+    }
+
+    @Test
+    void hardwareHeldByOneViewFailsCleaningWithTheHolderAndAnAllocationError() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        conductor.drive(node, "manage", "manageable");
+        assertEquals(202, conductor.provision(node, "provide").getCode());
+        AllocationRequest apply = request(node, 1);
+        String holder = "Node " + node + " is in use by OneView: server hardware Encl1, bay 1 carries the server profile 'SAP'.";
+        answer(apply, false, null, holder, true);
+        conductor.awaitState(node, "clean failed");
+        assertEquals(holder, conductor.column(node, "last_error"));
+        assertEquals("server hardware allocation error", conductor.column(node, "driver_internal_info->>'oneview_error'"));
+
+        // A late or repeated answer for a request the node no longer waits for changes nothing.
+        answer(apply, true, "/rest/server-profiles/late", null, false);
+        conductor.events(node, 6);
+        assertEquals("clean failed", conductor.column(node, "provision_state"));
+        assertNull(conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+    }
+
+    @Test
+    void preAllocatedNodesAskForNothing() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE, "dynamic_allocation", false));
+        conductor.drive(node, "manage", "manageable");
+        conductor.drive(node, "provide", "available");
+        assertEquals("pre-allocated", conductor.column(node, "driver_internal_info->>'oneview_profile'"));
+        assertTrue(kafka.<AllocationRequest>readAll(Topic.ALLOCATION_REQUESTS.topicName(), Duration.ofSeconds(5)).stream()
+                .noneMatch(r -> r.key().equals(node)));
+    }
+
+    @Test
+    void aOneViewNodeWithoutServerHardwareFailsVerification() throws SQLException {
+        String node = enroll(Map.of());
+        assertEquals(202, conductor.provision(node, "manage").getCode());
+        conductor.awaitState(node, "enroll");
+        assertTrue(conductor.column(node, "last_error").contains("driver_info.server_hardware_uri is required"));
+    }
+}

@@ -1,0 +1,211 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.deploy.testing.TestDirectories;
+import io.ironflow.events.NodeEvent;
+import io.ironflow.schemas.Topic;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * OneView dynamic allocation end to end on {@code ./ironflow up}: the API, conductor, oneview-allocator and the
+ * OneView simulator as separate processes on real Kafka and PostgreSQL, the periodic checks every 2 s
+ * ({@code IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL=2s}). The test is the operator (Ironic's REST API) and a
+ * OneView user (the simulator's admin API); one scenario of the spec per test, each on its own server hardware.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OneViewStackTest {
+
+    private static final Duration START = Duration.ofSeconds(240);
+    private static final Duration STATE = Duration.ofSeconds(60);
+    private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final Path dataDir = Path.of("target", "oneview-test-" + UUID.randomUUID()).toAbsolutePath();
+    private RunningStack stack;
+    private String simulator;
+
+    @BeforeAll
+    void start() throws Exception {
+        Files.createDirectories(dataDir);
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of("IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL", "2s"))
+                .awaitUp(START);
+        simulator = "http://127.0.0.1:" + stack.ports.get("oneview-simulator");
+    }
+
+    @AfterAll
+    void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+        TestDirectories.deleteRecursively(dataDir);
+    }
+
+    private static String bay(int n) {
+        return String.format("/rest/server-hardware/30303437-0000-4000-8000-%012d", n);
+    }
+
+    private JsonNode call(String method, String url, Object body, int expected) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(expected, response.statusCode(), method + " " + url + ": " + response.body());
+        return response.body().isEmpty() ? null : JSON.readTree(response.body());
+    }
+
+    private String enroll(int bay) throws Exception {
+        String uuid = call("POST", stack.api() + "/v1/nodes", Map.of("driver", "oneview", "name", "ov-bay-" + bay,
+                "driver_info", Map.of("server_hardware_uri", bay(bay)),
+                "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)), 201).get("uuid").asText();
+        verb(uuid, "manage", "manageable");
+        verb(uuid, "provide", "available");
+        return uuid;
+    }
+
+    private void verb(String uuid, String target, String state) throws Exception {
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", target), 202);
+        await(uuid, n -> n.get("provision_state").asText().equals(state), target + " -> " + state);
+    }
+
+    private JsonNode node(String uuid) throws Exception {
+        return call("GET", stack.api() + "/v1/nodes/" + uuid, null, 200);
+    }
+
+    private JsonNode await(String uuid, Predicate<JsonNode> until, String what) throws Exception {
+        Instant deadline = Instant.now().plus(STATE);
+        JsonNode node = node(uuid);
+        while (!until.test(node)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(what + ": node is " + node.get("provision_state") + ", maintenance "
+                        + node.get("maintenance") + ", last_error " + node.get("last_error"));
+            }
+            Thread.sleep(200);
+            node = node(uuid);
+        }
+        return node;
+    }
+
+    private String profileOn(int bay) throws Exception {
+        HttpResponse<String> login = HTTP.send(HttpRequest.newBuilder(URI.create(simulator + "/rest/login-sessions"))
+                .header("X-API-Version", "800").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"userName\":\"administrator\",\"password\":\"ironflow\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String session = JSON.readTree(login.body()).get("sessionID").asText();
+        HttpResponse<String> sh = HTTP.send(HttpRequest.newBuilder(URI.create(simulator + bay(bay)))
+                .header("X-API-Version", "800").header("auth", session).build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode uri = JSON.readTree(sh.body()).get("serverProfileUri");
+        return uri == null || uri.isNull() ? null : uri.asText();
+    }
+
+    private void oneViewUserTakes(int bay) throws Exception {
+        call("PUT", simulator + "/admin" + bay(bay).substring(5) + "/profile", Map.of("name", "OneView user's SAP HANA"), 200);
+    }
+
+    private void oneViewUserFrees(int bay) throws Exception {
+        call("DELETE", simulator + "/admin" + bay(bay).substring(5) + "/profile", null, 204);
+    }
+
+    @Test
+    void deployAppliesAProfileAndUndeploysCleaningRemovesIt() throws Exception {
+        String uuid = enroll(1);
+        assertNull(profileOn(1), "available holds no profile: cleaning applied one and removed it");
+        verb(uuid, "active", "active");
+        String applied = node(uuid).get("driver_info").get("applied_server_profile_uri").asText();
+        assertEquals(applied, profileOn(1), "the deployed node's profile is Ironflow's");
+        verb(uuid, "deleted", "available");
+        assertNull(profileOn(1));
+        assertFalse(node(uuid).get("driver_info").has("applied_server_profile_uri"));
+        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
+            List<String> path = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), STATE,
+                            records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= 20)
+                    .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).map(NodeEvent::getToState).toList();
+            assertEquals(List.of("enroll", "verifying", "manageable", "cleaning", "clean wait", "cleaning", "clean wait",
+                    "cleaning", "available", "deploying", "wait call-back", "deploying", "active", "deleting", "cleaning",
+                    "clean wait", "cleaning", "clean wait", "cleaning", "available"), path.subList(0, 20));
+        }
+    }
+
+    @Test
+    void aOneViewUserTakesAnAvailableNodeAndGivesItBack() throws Exception {
+        String uuid = enroll(2);
+        oneViewUserTakes(2);
+        JsonNode taken = await(uuid, n -> n.get("provision_state").asText().equals("manageable")
+                && n.get("maintenance").asBoolean(), "taken by OneView");
+        assertEquals("node in use by OneView", taken.get("maintenance_reason").asText());
+        oneViewUserFrees(2);
+        JsonNode back = await(uuid, n -> n.get("provision_state").asText().equals("available"), "freed by OneView");
+        assertFalse(back.get("maintenance").asBoolean());
+        assertNull(profileOn(2), "cleaned with a temporary profile, removed after");
+    }
+
+    @Test
+    void aDeployThatRacesAOneViewUserFailsThenTheChecksParkAndReturnIt() throws Exception {
+        String uuid = enroll(3);
+        oneViewUserTakes(3);
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
+        JsonNode failed = await(uuid, n -> n.get("provision_state").asText().equals("deploy failed")
+                || n.get("provision_state").asText().equals("manageable"), "deploy racing OneView");
+        if (failed.get("provision_state").asText().equals("manageable")) {
+            return; // the taken-by-OneView check won the race before the deploy started; nothing more to see here
+        }
+        assertTrue(failed.get("last_error").asText().contains("is in use by OneView")
+                && failed.get("last_error").asText().contains("OneView user's SAP HANA"), failed.get("last_error").asText());
+        verb(uuid, "deleted", "clean failed");
+        JsonNode parked = await(uuid, n -> n.get("provision_state").asText().equals("manageable") && n.get("maintenance").asBoolean(),
+                "taken on clean failure");
+        assertEquals("node in use by OneView", parked.get("maintenance_reason").asText());
+        oneViewUserFrees(3);
+        await(uuid, n -> n.get("provision_state").asText().equals("available") && !n.get("maintenance").asBoolean(), "freed");
+        assertNull(profileOn(3));
+    }
+
+    @Test
+    void aRetiredNodeIsNeverTouchedByTheChecks() throws Exception {
+        String uuid = enroll(4);
+        verb(uuid, "manage", "manageable");
+        call("PATCH", stack.api() + "/v1/nodes/" + uuid, List.of(Map.of("op", "replace", "path", "/retired", "value", true)), 200);
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/maintenance", Map.of("reason", "node in use by OneView"), 202);
+        Thread.sleep(8_000); // four check intervals: a node that was not retired would be provided by now
+        JsonNode node = node(uuid);
+        assertEquals("manageable", node.get("provision_state").asText());
+        assertTrue(node.get("maintenance").asBoolean());
+    }
+
+    @Test
+    void aFailedTaskFailsTheDeployWithOneViewsMessage() throws Exception {
+        String uuid = enroll(5);
+        call("POST", simulator + "/admin/faults", Map.of("type", "fail-task", "task", "Create",
+                "message", "The server hardware's iLO is not responding."), 201);
+        call("POST", simulator + "/admin/faults", Map.of("type", "expire-sessions"), 201);
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
+        JsonNode failed = await(uuid, n -> n.get("provision_state").asText().equals("deploy failed"), "failed task");
+        assertTrue(failed.get("last_error").asText().endsWith("The server hardware's iLO is not responding."),
+                failed.get("last_error").asText());
+        assertNull(profileOn(5));
+    }
+}

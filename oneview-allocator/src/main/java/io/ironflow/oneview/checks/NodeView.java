@@ -1,0 +1,62 @@
+package io.ironflow.oneview.checks;
+
+import io.ironflow.events.NodeSnapshot;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * The oneview nodes this allocator instance checks: the latest ironflow.node-state snapshot of every node on the
+ * partitions the consumer group gave it. Every allocator instance is a member of one group, so each node is
+ * checked by exactly one of them; on assignment a partition is read again from its beginning (the topic is
+ * compacted: it holds every node's latest state), on revocation its nodes are forgotten. Tombstones remove.
+ */
+@ApplicationScoped
+@Identifier("node-state-rebalance")
+public class NodeView implements KafkaConsumerRebalanceListener {
+
+    private record Entry(int partition, OneViewNode node) {
+    }
+
+    private final Map<String, Entry> nodes = new ConcurrentHashMap<>();
+
+    @Incoming("node-state")
+    public CompletionStage<Void> consume(Message<NodeSnapshot> message) {
+        IncomingKafkaRecordMetadata<?, ?> record = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
+        String key = String.valueOf(record.getKey());
+        NodeSnapshot snapshot = message.getPayload();
+        OneViewNode node = snapshot == null ? null : OneViewNode.of(snapshot);
+        if (node == null) {
+            nodes.remove(key);
+        } else {
+            nodes.put(key, new Entry(record.getPartition(), node));
+        }
+        return message.ack();
+    }
+
+    @Override
+    public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        consumer.seekToBeginning(partitions);
+    }
+
+    @Override
+    public void onPartitionsRevoked(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        List<Integer> gone = partitions.stream().map(TopicPartition::partition).toList();
+        nodes.values().removeIf(entry -> gone.contains(entry.partition()));
+    }
+
+    /** The oneview nodes this instance owns now. */
+    public List<OneViewNode> nodes() {
+        return nodes.values().stream().map(Entry::node).toList();
+    }
+}

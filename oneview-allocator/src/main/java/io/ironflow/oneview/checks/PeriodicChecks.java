@@ -1,0 +1,54 @@
+package io.ironflow.oneview.checks;
+
+import io.ironflow.oneview.allocation.Allocator;
+import io.ironflow.oneview.messaging.NodeIntents;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs {@link CheckRules} over this instance's nodes every {@code ironflow.oneview.periodic-check-interval}
+ * (the spec's {@code [oneview] periodic_check_interval}, 300 s; {@code IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL}
+ * sets it). Every action is an intent to the conductor. A OneView failure for one node is logged and the node
+ * skipped until the next run; a run never overlaps the previous one.
+ */
+@ApplicationScoped
+public class PeriodicChecks {
+
+    private static final Logger LOG = Logger.getLogger(PeriodicChecks.class);
+
+    private final NodeView view;
+    private final Allocator allocator;
+    private final NodeIntents intents;
+
+    PeriodicChecks(@Identifier("node-state-rebalance") NodeView view, Allocator allocator, NodeIntents intents) {
+        this.view = view;
+        this.allocator = allocator;
+        this.intents = intents;
+    }
+
+    @Scheduled(every = "${ironflow.oneview.periodic-check-interval}", delayed = "5s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void run() {
+        for (OneViewNode node : view.nodes()) {
+            try {
+                List<CheckRules.Action> actions = CheckRules.decide(node,
+                        () -> allocator.ownership(node.serverHardwareUri(), node.appliedServerProfileUri()));
+                if (!actions.isEmpty()) {
+                    LOG.infof("node %s (%s): %s", node.uuid(), node.provisionState(), actions);
+                }
+                for (CheckRules.Action action : actions) {
+                    if (action instanceof CheckRules.Maintenance m) {
+                        intents.maintenance(node.uuid(), m.on(), m.reason());
+                    } else if (action instanceof CheckRules.Verb v) {
+                        intents.provision(node.uuid(), v.target());
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("periodic OneView check of node %s skipped until the next run: %s", node.uuid(), e.toString());
+            }
+        }
+    }
+}

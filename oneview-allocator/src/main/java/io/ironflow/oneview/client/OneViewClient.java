@@ -1,0 +1,112 @@
+package io.ironflow.oneview.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The OneView operations the allocator needs, over {@link OneViewHttp}: read server hardware, build a profile
+ * from a template ({@code new-profile}, then POST with {@code serverProfileTemplateUri = ""} so later template
+ * edits do not cascade, as Ironic did), delete a profile, set power; every change is a task, followed until it
+ * ends ({@code Completed} or {@code Warning}: done; {@code Error}, {@code Terminated}, {@code Killed}: a
+ * {@link OneViewFailure} with the task's message) or the task deadline passes.
+ */
+@ApplicationScoped
+public class OneViewClient {
+
+    private static final Set<String> RUNNING = Set.of("New", "Starting", "Pending", "Running", "Suspended", "Stopping");
+    private static final Set<String> SUCCEEDED = Set.of("Completed", "Warning");
+
+    private final OneViewHttp http;
+    private final Duration taskTimeout;
+    private final Duration taskPoll;
+
+    OneViewClient(OneViewHttp http,
+            @ConfigProperty(name = "ironflow.oneview.task-timeout") Duration taskTimeout,
+            @ConfigProperty(name = "ironflow.oneview.task-poll-interval") Duration taskPoll) {
+        this.http = http;
+        this.taskTimeout = taskTimeout;
+        this.taskPoll = taskPoll;
+    }
+
+    /** {@code GET} a server hardware by URI; its {@code serverProfileUri} is null when no profile is applied. */
+    public JsonNode serverHardware(String uri) {
+        return http.exchange("GET", uri, null, null).body();
+    }
+
+    /** Every server hardware, following {@code nextPageUri}. */
+    public java.util.List<JsonNode> allServerHardware() {
+        java.util.List<JsonNode> all = new java.util.ArrayList<>();
+        String next = "/rest/server-hardware?start=0&count=500";
+        while (next != null) {
+            JsonNode page = http.exchange("GET", next, null, null).body();
+            page.path("members").forEach(all::add);
+            next = page.path("nextPageUri").isTextual() ? page.path("nextPageUri").asText() : null;
+        }
+        return all;
+    }
+
+    public JsonNode profile(String uri) {
+        return http.exchange("GET", uri, null, null).body();
+    }
+
+    /** Creates a profile named {@code name} from the template on the hardware; returns the new profile's URI. */
+    public String createProfileFromTemplate(String templateUri, String serverHardwareUri, String name) {
+        ObjectNode profile = (ObjectNode) http.exchange("GET", templateUri + "/new-profile", null, null).body();
+        profile.put("name", name);
+        profile.put("serverHardwareUri", serverHardwareUri);
+        profile.put("serverProfileTemplateUri", "");
+        JsonNode task = awaitTask(http.exchange("POST", "/rest/server-profiles", profile, null));
+        return task.path("associatedResource").path("resourceUri").asText();
+    }
+
+    /** Deletes a profile (the task fails if the hardware is powered on). */
+    public void deleteProfile(String profileUri) {
+        awaitTask(http.exchange("DELETE", profileUri, null, "*"));
+    }
+
+    /** Powers the hardware off with PressAndHold (Ironic's "power off"). */
+    public void powerOff(String serverHardwareUri) {
+        setPower(serverHardwareUri, "Off", "PressAndHold");
+    }
+
+    public void setPower(String serverHardwareUri, String state, String control) {
+        awaitTask(http.exchange("PUT", serverHardwareUri + "/powerState",
+                Map.of("powerState", state, "powerControl", control), null));
+    }
+
+    private JsonNode awaitTask(OneViewHttp.Answer started) {
+        String uri = started.location() != null ? started.location() : started.body().path("uri").asText(null);
+        if (uri == null) {
+            throw new OneViewFailure(started.status(), "NO_TASK", "OneView accepted the request without a task to follow.");
+        }
+        long deadline = System.nanoTime() + taskTimeout.toNanos();
+        while (true) {
+            JsonNode task = http.exchange("GET", uri, null, null).body();
+            String state = task.path("taskState").asText();
+            if (SUCCEEDED.contains(state)) {
+                return task;
+            }
+            if (!RUNNING.contains(state)) {
+                JsonNode error = task.path("taskErrors").path(0);
+                throw new OneViewFailure(0, error.path("errorCode").asText("TASK_" + state.toUpperCase()),
+                        error.path("message").asText("OneView task " + uri + " ended in " + state + ": "
+                                + task.path("taskStatus").asText("")));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new OneViewFailure(0, "TASK_TIMEOUT", "OneView task " + uri + " (" + task.path("name").asText()
+                        + ") did not end within " + taskTimeout.toSeconds() + " s; it was " + state + ".");
+            }
+            try {
+                Thread.sleep(taskPoll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OneViewUnavailable("interrupted while following task " + uri, e);
+            }
+        }
+    }
+}

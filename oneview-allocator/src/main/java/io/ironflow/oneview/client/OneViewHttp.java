@@ -1,0 +1,130 @@
+package io.ironflow.oneview.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import io.smallrye.faulttolerance.api.ExponentialBackoff;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.jboss.logging.Logger;
+
+/**
+ * One OneView REST exchange, with the appliance's session rules: every call sends {@code X-API-Version} and the
+ * session in {@code auth}; a 401 logs in again once (sessions expire) and repeats the call. A 5xx, a timeout or
+ * a broken connection is {@link OneViewUnavailable}, retried with exponential backoff a bounded number of times
+ * (SmallRye Fault Tolerance; {@code io.ironflow.oneview.client.OneViewHttp/exchange/Retry/maxRetries} etc. tune
+ * it); any other 4xx is a {@link OneViewFailure} carrying OneView's message.
+ */
+@ApplicationScoped
+public class OneViewHttp {
+
+    private static final Logger LOG = Logger.getLogger(OneViewHttp.class);
+
+    /** An answer: status, the Location and ETag headers, and the JSON body (NullNode when empty). */
+    public record Answer(int status, String location, String etag, JsonNode body) {
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json;
+    private final URI base;
+    private final String userName;
+    private final String password;
+    private final String apiVersion;
+    private final Duration requestTimeout;
+    private volatile String session;
+
+    OneViewHttp(ObjectMapper json,
+            @ConfigProperty(name = "ironflow.oneview.url") URI base,
+            @ConfigProperty(name = "ironflow.oneview.username") String userName,
+            @ConfigProperty(name = "ironflow.oneview.password") String password,
+            @ConfigProperty(name = "ironflow.oneview.api-version") int apiVersion,
+            @ConfigProperty(name = "ironflow.oneview.request-timeout") Duration requestTimeout) {
+        this.json = json;
+        this.base = base;
+        this.userName = userName;
+        this.password = password;
+        this.apiVersion = String.valueOf(apiVersion);
+        this.requestTimeout = requestTimeout;
+    }
+
+    @Retry(maxRetries = 5, delay = 200, jitter = 100, maxDuration = 60, durationUnit = ChronoUnit.SECONDS,
+            retryOn = OneViewUnavailable.class, abortOn = OneViewFailure.class)
+    @ExponentialBackoff(factor = 2, maxDelay = 5, maxDelayUnit = ChronoUnit.SECONDS)
+    public Answer exchange(String method, String path, Object body, String ifMatch) {
+        String used = session != null ? session : logIn(null);
+        Answer answer = send(method, path, body, ifMatch, used);
+        if (answer.status() == 401) {
+            LOG.infof("OneView answered 401 to %s %s: logging in again", method, path);
+            answer = send(method, path, body, ifMatch, logIn(used));
+        }
+        return check(method, path, answer);
+    }
+
+    /** Logs in unless another caller already replaced the {@code stale} session; returns the session to use. */
+    synchronized String logIn(String stale) {
+        if (session != null && !session.equals(stale)) {
+            return session;
+        }
+        Answer answer = check("POST", "/rest/login-sessions",
+                send("POST", "/rest/login-sessions", Map.of("userName", userName, "password", password), null, null));
+        session = answer.body().path("sessionID").asText(null);
+        if (session == null) {
+            throw new OneViewFailure(answer.status(), "NO_SESSION", "OneView answered the login without a sessionID.");
+        }
+        return session;
+    }
+
+    private Answer send(String method, String path, Object body, String ifMatch, String auth) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(requestTimeout)
+                .header("X-API-Version", apiVersion)
+                .header("Accept", "application/json");
+        if (auth != null) {
+            request.header("auth", auth);
+        }
+        if (ifMatch != null) {
+            request.header("If-Match", ifMatch);
+        }
+        try {
+            if (body != null) {
+                request.header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
+            } else {
+                request.method(method, HttpRequest.BodyPublishers.noBody());
+            }
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode parsed = response.body().length == 0 ? NullNode.getInstance() : json.readTree(response.body());
+            return new Answer(response.statusCode(), response.headers().firstValue("Location").orElse(null),
+                    response.headers().firstValue("ETag").orElse(null), parsed);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new OneViewFailure(0, "BAD_ANSWER", "OneView's answer to " + method + " " + path + " is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new OneViewUnavailable("OneView did not answer " + method + " " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OneViewUnavailable("interrupted while calling OneView", e);
+        }
+    }
+
+    private static Answer check(String method, String path, Answer answer) {
+        int status = answer.status();
+        if (status >= 500) {
+            throw new OneViewUnavailable("OneView answered " + status + " to " + method + " " + path + ": "
+                    + answer.body().path("message").asText(""), null);
+        }
+        if (status >= 400) {
+            throw new OneViewFailure(status, answer.body().path("errorCode").asText(""),
+                    answer.body().path("message").asText("OneView answered " + status + " to " + method + " " + path));
+        }
+        return answer;
+    }
+}

@@ -1,0 +1,61 @@
+package io.ironflow.oneview.messaging;
+
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.UpdateNode;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * The allocator's only way to change a node: intents on ironflow.node-intents, keyed by node uuid, sent as
+ * {@code oneview-allocator}. The conductor applies them with its own rules and answers on intent-results.
+ */
+@ApplicationScoped
+public class NodeIntents {
+
+    public static final String REQUESTER = "oneview-allocator";
+    public static final String APPLIED = "/driver_info/applied_server_profile_uri";
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
+
+    private final MutinyEmitter<NodeIntent> intents;
+
+    NodeIntents(@Channel("node-intents") MutinyEmitter<NodeIntent> intents) {
+        this.intents = intents;
+    }
+
+    public void recordAppliedProfile(String node, String profileUri) {
+        send(node, new UpdateNode("[{\"op\":\"add\",\"path\":\"" + APPLIED + "\",\"value\":\"" + profileUri + "\"}]"));
+    }
+
+    public void forgetAppliedProfile(String node) {
+        send(node, new UpdateNode("[{\"op\":\"remove\",\"path\":\"" + APPLIED + "\"}]"));
+    }
+
+    public void maintenance(String node, boolean on, String reason) {
+        send(node, new SetMaintenance(on, reason));
+    }
+
+    public void provision(String node, String verb) {
+        send(node, new ProvisionAction(verb, null, null, null, null));
+    }
+
+    /** Sends and waits for the broker's acknowledgement (bounded), so an intent is never silently lost. */
+    public void send(String node, Object command) {
+        NodeIntent intent = NodeIntent.newBuilder()
+                .setIntentId(UUID.randomUUID().toString())
+                .setNodeUuid(node)
+                .setRequester(REQUESTER)
+                .setRequestedAt(Instant.now())
+                .setCommand(command)
+                .build();
+        intents.sendMessage(Message.of(intent).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))
+                .await().atMost(SEND_TIMEOUT);
+    }
+}

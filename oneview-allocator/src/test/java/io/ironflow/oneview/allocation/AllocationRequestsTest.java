@@ -1,0 +1,245 @@
+package io.ironflow.oneview.allocation;
+
+import static io.ironflow.oneview.OneViewAdmin.callsSince;
+import static io.ironflow.oneview.OneViewAdmin.fault;
+import static io.ironflow.oneview.OneViewAdmin.get;
+import static io.ironflow.oneview.OneViewAdmin.hardwareUri;
+import static io.ironflow.oneview.OneViewAdmin.lastCall;
+import static io.ironflow.oneview.OneViewAdmin.oneView;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.deploy.testing.OneViewSimulatorProcess;
+import io.ironflow.events.AllocationAction;
+import io.ironflow.events.AllocationPurpose;
+import io.ironflow.events.AllocationRequest;
+import io.ironflow.events.AllocationResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.UpdateNode;
+import io.ironflow.oneview.OneViewAdmin;
+import io.ironflow.schemas.Topic;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The allocator as the conductor uses it: allocation requests on real Kafka, answered on allocation-results,
+ * against the OneView simulator over HTTP. Each test takes its own generated server hardware.
+ */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+@QuarkusTestResource(OneViewSimulatorProcess.class)
+class AllocationRequestsTest {
+
+    private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
+    private static KafkaTestClient kafka;
+
+    @BeforeAll
+    static void kafka() {
+        kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+    }
+
+    @AfterAll
+    static void close() {
+        kafka.close();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        OneViewAdmin.clearFaults();
+    }
+
+    private static AllocationRequest request(String node, AllocationAction action, AllocationPurpose purpose, String hardware,
+            String applied) {
+        return AllocationRequest.newBuilder().setRequestId(UUID.randomUUID().toString()).setNodeUuid(node)
+                .setAction(action).setPurpose(purpose).setServerHardwareUri(hardware).setServerProfileTemplateUri(TEMPLATE)
+                .setAppliedServerProfileUri(applied).setRequestedAt(Instant.now())
+                .setDeadline(Instant.now().plusSeconds(120)).build();
+    }
+
+    private static List<AllocationResult> results(Set<String> requestIds) {
+        List<ConsumerRecord<String, AllocationResult>> records = kafka.read(Topic.ALLOCATION_RESULTS.topicName(),
+                Duration.ofSeconds(90), read -> read.stream().filter(r -> requestIds.contains(r.value().getRequestId()))
+                        .count() >= requestIds.size());
+        List<AllocationResult> results = records.stream().map(ConsumerRecord::value)
+                .filter(r -> requestIds.contains(r.getRequestId())).toList();
+        assertEquals(requestIds.size(), results.size(), "one result per request");
+        records.stream().filter(r -> requestIds.contains(r.value().getRequestId()))
+                .forEach(r -> assertEquals(r.value().getNodeUuid(), r.key(), "keyed by node uuid"));
+        return results;
+    }
+
+    private static AllocationResult send(AllocationRequest request) {
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), request.getNodeUuid(), request);
+        return results(Set.of(request.getRequestId())).get(0);
+    }
+
+    private static List<String> patches(String node) {
+        return kafka.<NodeIntent>readAll(Topic.NODE_INTENTS.topicName(), Duration.ofSeconds(10)).stream()
+                .filter(r -> r.key().equals(node)).map(ConsumerRecord::value)
+                .peek(i -> assertEquals("oneview-allocator", i.getRequester()))
+                .map(i -> ((UpdateNode) i.getCommand()).getPatch()).toList();
+    }
+
+    @Test
+    void deployAppliesAProfileFromTheTemplateAndRecordsItThenRemovalPowersOffAndDeletesIt() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(1);
+        AllocationResult applied = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null));
+        assertTrue(applied.getSuccess(), applied::toString);
+        String profile = applied.getServerProfileUri();
+        assertEquals(profile, get(hardware).getString("serverProfileUri"));
+        assertEquals("Ironflow Deploy [" + node + "]", get(profile).getString("name"));
+        assertEquals("", get(profile).getString("serverProfileTemplateUri"), "detached from the template");
+        assertEquals(List.of("[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\",\"value\":\"" + profile + "\"}]"),
+                patches(node));
+
+        // Asked again with the field recorded: Ironflow's profile is reused, nothing is created.
+        long before = lastCall();
+        AllocationResult again = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, profile));
+        assertTrue(again.getSuccess());
+        assertEquals(profile, again.getServerProfileUri());
+        assertTrue(callsSince(before).stream().noneMatch(c -> c.get("method").equals("POST")
+                && c.get("path").equals("/rest/server-profiles")));
+
+        // The server runs (it was deployed); removal powers it off first, then deletes the profile.
+        oneView().contentType("application/json").body(Map.of("powerState", "On")).put(hardware + "/powerState")
+                .then().statusCode(202);
+        org.awaitility.Awaitility.await().until(() -> get(hardware).getString("powerState").equals("On"));
+        before = lastCall();
+        AllocationResult removed = send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, profile));
+        assertTrue(removed.getSuccess(), removed::toString);
+        assertNull(get(hardware).getString("serverProfileUri"));
+        assertEquals("Off", get(hardware).getString("powerState"));
+        List<String> mutations = callsSince(before).stream()
+                .filter(c -> !c.get("method").equals("GET") && !c.get("path").equals("/rest/login-sessions")) // the test's own logins
+                .map(c -> c.get("method") + " " + c.get("path")).toList();
+        assertEquals(List.of("PUT " + hardware + "/powerState", "DELETE " + profile), mutations);
+        assertEquals(2, patches(node).size());
+        assertEquals("[{\"op\":\"remove\",\"path\":\"/driver_info/applied_server_profile_uri\"}]", patches(node).get(1));
+    }
+
+    @Test
+    void hardwareHeldByAOneViewUserIsRefusedNamingTheHolderAndNeverRemoved() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(2);
+        String theirs = OneViewAdmin.takeAsOneViewUser(hardware, "SAP HANA prod");
+        try {
+            AllocationResult result = send(request(node, AllocationAction.APPLY, AllocationPurpose.CLEANING, hardware, null));
+            assertFalse(result.getSuccess());
+            assertTrue(result.getInUseByOneView());
+            assertTrue(result.getErrorMessage().contains("in use by OneView") && result.getErrorMessage().contains("SAP HANA prod"),
+                    result.getErrorMessage());
+            AllocationResult removal = send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, null));
+            assertTrue(removal.getSuccess());
+            assertEquals(theirs, get(hardware).getString("serverProfileUri"), "a OneView user's profile stays");
+            assertTrue(patches(node).isEmpty());
+        } finally {
+            OneViewAdmin.freeAsOneViewUser(hardware);
+        }
+    }
+
+    @Test
+    void anExpiredSessionLogsInAgainOnceAndFiveHundredsAreRetried() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(3);
+        fault(Map.of("type", "expire-sessions"));
+        fault(Map.of("type", "status", "status", 503, "count", 2, "method", "POST", "path", "/rest/server-profiles"));
+        long before = lastCall();
+        AllocationResult result = send(request(node, AllocationAction.APPLY, AllocationPurpose.CLEANING, hardware, null));
+        assertTrue(result.getSuccess(), result::toString);
+        List<Map<String, Object>> calls = callsSince(before);
+        int unauthorized = indexOf(calls, c -> (int) c.get("status") == 401);
+        assertTrue(unauthorized >= 0, "the expired session was refused");
+        assertEquals("/rest/login-sessions", calls.get(unauthorized + 1).get("path"), "then a login");
+        assertEquals(1, calls.stream().filter(c -> (int) c.get("status") == 401).count(), "one 401, one new login");
+        assertEquals(3, calls.stream().filter(c -> c.get("method").equals("POST") && c.get("path").equals("/rest/server-profiles"))
+                .count(), "two 503s, then the POST that worked");
+        send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, result.getServerProfileUri()));
+    }
+
+    @Test
+    void aTaskThatEndsInErrorFailsTheAllocationWithOneViewsMessage() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(4);
+        fault(Map.of("type", "fail-task", "task", "Create", "message", "Firmware baseline SPP-2026.09 is not in the repository."));
+        AllocationResult result = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null));
+        assertFalse(result.getSuccess());
+        assertFalse(result.getInUseByOneView());
+        assertTrue(result.getErrorMessage().endsWith("Firmware baseline SPP-2026.09 is not in the repository."), result.getErrorMessage());
+        assertNull(get(hardware).getString("serverProfileUri"));
+        assertTrue(patches(node).isEmpty());
+    }
+
+    @Test
+    void aRequestPastItsDeadlineIsAnsweredWithoutTouchingOneView() {
+        String node = UUID.randomUUID().toString();
+        AllocationRequest late = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardwareUri(5), null);
+        late.setDeadline(Instant.now().minusSeconds(1));
+        long before = lastCall();
+        AllocationResult result = send(late);
+        assertFalse(result.getSuccess());
+        assertTrue(result.getErrorMessage().contains("after its deadline"));
+        assertTrue(callsSince(before).stream().noneMatch(c -> String.valueOf(c.get("path")).contains("9e000000-0000-4000-8000-000000000005")));
+    }
+
+    @Test
+    void hundredNodesAtOnceGetOneProfileEachAndNoneIsLeftBehind() {
+        List<String> nodes = IntStream.range(0, 100).mapToObj(i -> UUID.randomUUID().toString()).toList();
+        List<AllocationRequest> applies = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            applies.add(request(nodes.get(i), AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardwareUri(i + 11), null));
+        }
+        long before = lastCall();
+        long start = System.nanoTime();
+        applies.forEach(r -> kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), r.getNodeUuid(), r));
+        List<AllocationResult> applied = results(applies.stream().map(AllocationRequest::getRequestId).collect(Collectors.toSet()));
+        System.out.printf("100 profiles applied in %.1f s%n", (System.nanoTime() - start) / 1e9);
+        assertTrue(applied.stream().allMatch(AllocationResult::getSuccess), () -> applied.stream().filter(r -> !r.getSuccess()).toList().toString());
+        Set<String> profiles = new HashSet<>(applied.stream().map(AllocationResult::getServerProfileUri).toList());
+        assertEquals(100, profiles.size(), "one profile per node");
+        assertEquals(100, callsSince(before).stream().filter(c -> c.get("method").equals("POST")
+                && c.get("path").equals("/rest/server-profiles")).count(), "no profile applied twice");
+
+        Map<String, String> byNode = applied.stream().collect(Collectors.toMap(AllocationResult::getNodeUuid, AllocationResult::getServerProfileUri));
+        List<AllocationRequest> removes = applies.stream().map(r -> request(r.getNodeUuid(), AllocationAction.REMOVE,
+                AllocationPurpose.CLEANING, r.getServerHardwareUri(), byNode.get(r.getNodeUuid()))).toList();
+        removes.forEach(r -> kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), r.getNodeUuid(), r));
+        assertTrue(results(removes.stream().map(AllocationRequest::getRequestId).collect(Collectors.toSet())).stream()
+                .allMatch(AllocationResult::getSuccess));
+        for (AllocationRequest r : applies) {
+            assertNull(get(r.getServerHardwareUri()).getString("serverProfileUri"), "none left on " + r.getServerHardwareUri());
+        }
+        assertNotNull(profiles);
+    }
+
+    private static int indexOf(List<Map<String, Object>> calls, java.util.function.Predicate<Map<String, Object>> p) {
+        for (int i = 0; i < calls.size(); i++) {
+            if (p.test(calls.get(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
