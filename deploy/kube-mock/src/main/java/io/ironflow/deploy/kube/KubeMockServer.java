@@ -20,7 +20,8 @@ import java.util.concurrent.CountDownLatch;
  * {@link TeardownAwareDispatcher}'s eviction and node field selector, and {@link KubeletStandIn}.
  * <p>
  * {@code java -jar ironflow-kube-mock.jar [--host 127.0.0.1] [--port 6443] [--seed FILE.yaml]
- * [--kubelet-period-ms 1000]}: {@code --seed} creates the objects of a (multi-document) YAML file at start.
+ * [--kubelet-period-ms 1000]}, or the same as system properties ({@code -Dkube-mock.port=6443}): {@code --seed}
+ * creates the objects of a (multi-document) YAML file at start.
  * Ready once {@code GET /api/v1/nodes} answers 200. Runs until killed.
  */
 public final class KubeMockServer implements AutoCloseable {
@@ -66,10 +67,11 @@ public final class KubeMockServer implements AutoCloseable {
     public static void main(String[] args) throws Exception {
         // One line per request every second (the kubelet stand-in polls) would drown the log.
         QUIET.setLevel(java.util.logging.Level.WARNING);
-        String host = "127.0.0.1";
-        int port = 6443;
-        long kubeletPeriod = 1000;
-        Path seed = null;
+        // Each flag may also come as a system property (kube-mock.port, ...), for launchers that only set those.
+        String host = System.getProperty("kube-mock.host", "127.0.0.1");
+        int port = Integer.getInteger("kube-mock.port", 6443);
+        long kubeletPeriod = Long.getLong("kube-mock.kubelet-period-ms", 1000);
+        Path seed = System.getProperty("kube-mock.seed") == null ? null : Path.of(System.getProperty("kube-mock.seed"));
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
