@@ -31,6 +31,7 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
     private static EtcdCluster etcd;
     private static KubernetesClient kubernetes;
     private static String kubernetesUrl;
+    private static int apiPort;
 
     @Override
     public Map<String, String> start() {
@@ -38,7 +39,9 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
             Path dir = Path.of(System.getProperty("ironflow.test.dir", "target/ironflow-test")).toAbsolutePath()
                     .resolve("peers-" + UUID.randomUUID());
             Files.createDirectories(dir);
-            int port = Ports.free(1)[0];
+            int[] ports = Ports.free(2);
+            int port = ports[0];
+            apiPort = ports[1]; // Ironflow's API, started by the tests that need it (IronflowServices)
             kubernetesUrl = "http://127.0.0.1:" + port;
             kubeMock = ChildJvm.start("kube-mock", Path.of(System.getProperty("ironflow.kube-mock.jar")), List.of("-Xmx256m"),
                     Map.of("kube-mock.port", String.valueOf(port), "kube-mock.kubelet-period-ms", "500"), dir.resolve("kube-mock.log"))
@@ -47,6 +50,8 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
             kubernetes = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl(kubernetesUrl)
                     .withRequestRetryBackoffLimit(0).build()).build();
             return Map.of("ironflow.teardown.kubernetes.url", kubernetesUrl,
+                    "ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + apiPort,
+                    "ironflow.teardown.destroy.poll-interval", "500ms",
                     "ironflow.teardown.etcd.endpoints", etcd.endpoints(),
                     "ironflow.teardown.etcd.poll-interval", "1s",
                     "ironflow.teardown.drain.eviction-retry-interval", "1s",
@@ -60,6 +65,7 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
+        IronflowServices.stop();
         if (kubernetes != null) {
             kubernetes.close();
         }
@@ -69,6 +75,10 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
         if (kubeMock != null) {
             kubeMock.close();
         }
+    }
+
+    public static int apiPort() {
+        return apiPort;
     }
 
     public static KubernetesClient kubernetes() {

@@ -1,7 +1,9 @@
 package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.ChildJvm;
+import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.URI;
@@ -30,10 +32,12 @@ import org.apache.kafka.common.utils.Exit;
 public final class LocalStack {
 
     private static final Duration SERVICE_START = Duration.ofSeconds(120);
+    private static final String KUBE_MOCK = "kube-mock";
 
     private final StackOptions options;
     private final List<Supervisor> services = new ArrayList<>();
     private Infrastructure infrastructure;
+    private EtcdCluster etcd;
     private volatile boolean stopping;
 
     private LocalStack(StackOptions options) {
@@ -89,6 +93,7 @@ public final class LocalStack {
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             infrastructure = Infrastructure.start(options.infrastructureSettings());
+            startTeardownPeers();
             // The conductor migrates the database the other services read, so it goes first.
             startServices(List.of(StackOptions.CONDUCTOR));
             startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN));
@@ -145,9 +150,39 @@ public final class LocalStack {
         }
     }
 
+    /**
+     * The teardown-orchestrator's peers: the Kubernetes API stand-in (supervised like a service, seeded with
+     * nodes node-0..2 and their pods) and a three-member etcd named after those nodes. Both start fresh with each
+     * {@code up}: they stand in for a site's cluster, which Ironflow does not own.
+     */
+    private void startTeardownPeers() throws IOException {
+        Path etcdDir = options.dataDir().resolve("etcd");
+        TestDirectories.deleteRecursively(etcdDir);
+        Files.createDirectories(etcdDir);
+        etcd = EtcdCluster.start(etcdDir, options.etcdMembers());
+        URI nodes = URI.create("http://127.0.0.1:" + options.port(StackOptions.KUBERNETES) + "/api/v1/nodes");
+        Supervisor kubeMock = new Supervisor(KUBE_MOCK, () -> ChildJvm.start(KUBE_MOCK, options.kubeMockJar(), List.of("-Xmx256m"),
+                Map.of("kube-mock.port", String.valueOf(options.port(StackOptions.KUBERNETES)),
+                        "kube-mock.seed", options.kubeMockSeed().toString()),
+                options.dataDir().resolve("logs").resolve(KUBE_MOCK + ".log")), nodes,
+                Supervisor.Policy.of(options.livenessTimeout()), line -> {
+                    System.err.println(line);
+                    System.err.flush();
+                });
+        synchronized (services) {
+            services.add(kubeMock);
+        }
+        kubeMock.start().awaitReady(nodes, SERVICE_START);
+    }
+
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        if (name.equals(StackOptions.TEARDOWN)) {
+            config.put("ironflow.teardown.kubernetes.url", "http://127.0.0.1:" + options.port(StackOptions.KUBERNETES));
+            config.put("ironflow.teardown.etcd.endpoints", etcd.endpoints());
+            config.put("ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + options.port(StackOptions.API));
+        }
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
         return config;
     }
@@ -161,7 +196,9 @@ public final class LocalStack {
                   api-service            http://127.0.0.1:%d/q/health
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
-                  teardown-orchestrator  http://127.0.0.1:%d/q/health
+                  teardown-orchestrator  http://127.0.0.1:%d/api/v1.0 (health /q/health)
+                  Kubernetes stand-in    http://127.0.0.1:%d (kubectl --server http://127.0.0.1:%d)
+                  etcd (node-0..2)       %s
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
                   PostgreSQL             %s (user ironflow, password ironflow)
@@ -170,6 +207,7 @@ public final class LocalStack {
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
+                options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES), etcd.endpoints(),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();
@@ -188,6 +226,9 @@ public final class LocalStack {
         // Ctrl-C reaches the services too: all are unsupervised at once, before any is waited for.
         running.forEach(Supervisor::stopSupervising);
         running.parallelStream().forEach(Supervisor::close);
+        if (etcd != null) {
+            etcd.close();
+        }
         if (infrastructure != null) {
             infrastructure.close();
         }

@@ -37,9 +37,9 @@ final class RunningStack implements AutoCloseable {
 
     /** Free ports for every component, named by the launcher's flags. */
     static Map<String, Integer> freePorts() throws IOException {
-        int[] free = Ports.free(8);
+        int[] free = Ports.free(10);
         Map<String, Integer> ports = new LinkedHashMap<>();
-        String[] flags = {"api", "conductor", "oneview", "teardown", "kafka", "kafka-controller", "postgres", "registry"};
+        String[] flags = {"api", "conductor", "oneview", "teardown", "kafka", "kafka-controller", "postgres", "registry", "kubernetes", "etcd"};
         for (int i = 0; i < flags.length; i++) {
             ports.put(flags[i], free[i]);
         }
