@@ -1,7 +1,9 @@
 package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.ChildJvm;
+import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.URI;
@@ -30,10 +32,12 @@ import org.apache.kafka.common.utils.Exit;
 public final class LocalStack {
 
     private static final Duration SERVICE_START = Duration.ofSeconds(120);
+    private static final String KUBE_MOCK = "kube-mock";
 
     private final StackOptions options;
     private final List<Supervisor> services = new ArrayList<>();
     private Infrastructure infrastructure;
+    private EtcdCluster etcd;
     private volatile boolean stopping;
 
     private LocalStack(StackOptions options) {
@@ -85,6 +89,7 @@ public final class LocalStack {
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             infrastructure = Infrastructure.start(options.infrastructureSettings());
+            startTeardownPeers();
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
             startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
@@ -143,9 +148,39 @@ public final class LocalStack {
         }
     }
 
+    /**
+     * The teardown-orchestrator's peers: the Kubernetes API stand-in (supervised like a service, seeded with
+     * nodes node-0..2 and their pods) and a three-member etcd named after those nodes. Both start fresh with each
+     * {@code up}: they stand in for a site's cluster, which Ironflow does not own.
+     */
+    private void startTeardownPeers() throws IOException {
+        Path etcdDir = options.dataDir().resolve("etcd");
+        TestDirectories.deleteRecursively(etcdDir);
+        Files.createDirectories(etcdDir);
+        etcd = EtcdCluster.start(etcdDir, options.etcdMembers());
+        URI nodes = URI.create("http://127.0.0.1:" + options.port(StackOptions.KUBERNETES) + "/api/v1/nodes");
+        Supervisor kubeMock = new Supervisor(KUBE_MOCK, () -> ChildJvm.start(KUBE_MOCK, options.kubeMockJar(), List.of("-Xmx256m"),
+                Map.of("kube-mock.port", String.valueOf(options.port(StackOptions.KUBERNETES)),
+                        "kube-mock.seed", options.kubeMockSeed().toString()),
+                options.dataDir().resolve("logs").resolve(KUBE_MOCK + ".log")), nodes,
+                Supervisor.Policy.of(options.livenessTimeout()), line -> {
+                    System.err.println(line);
+                    System.err.flush();
+                });
+        synchronized (services) {
+            services.add(kubeMock);
+        }
+        kubeMock.start().awaitReady(nodes, SERVICE_START);
+    }
+
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        if (name.equals(StackOptions.TEARDOWN)) {
+            config.put("ironflow.teardown.kubernetes.url", "http://127.0.0.1:" + options.port(StackOptions.KUBERNETES));
+            config.put("ironflow.teardown.etcd.endpoints", etcd.endpoints());
+            config.put("ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + options.port(StackOptions.API));
+        }
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
         // The allocator talks to the stack's OneView simulator.
         config.put("ironflow.oneview.url", "http://127.0.0.1:" + options.port(StackOptions.ONEVIEW_SIMULATOR));
@@ -161,9 +196,11 @@ public final class LocalStack {
                   api-service            http://127.0.0.1:%d/q/health
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
-                  teardown-orchestrator  http://127.0.0.1:%d/q/health
+                  teardown-orchestrator  http://127.0.0.1:%d/api/v1.0 (health /q/health)
                   OneView simulator      http://127.0.0.1:%d/rest (user administrator, password ironflow; admin API /admin)
                   Dashboard (live)       http://127.0.0.1:%d/
+                  Kubernetes stand-in    http://127.0.0.1:%d (kubectl --server http://127.0.0.1:%d)
+                  etcd (node-0..2)       %s
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
                   PostgreSQL             %s (user ironflow, password ironflow)
@@ -173,6 +210,7 @@ public final class LocalStack {
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
                 options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
+                options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES), etcd.endpoints(),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();
@@ -191,6 +229,9 @@ public final class LocalStack {
         // Ctrl-C reaches the services too: all are unsupervised at once, before any is waited for.
         running.forEach(Supervisor::stopSupervising);
         running.parallelStream().forEach(Supervisor::close);
+        if (etcd != null) {
+            etcd.close();
+        }
         if (infrastructure != null) {
             infrastructure.close();
         }

@@ -1,5 +1,6 @@
 package io.ironflow.deploy.stack;
 
+import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
 import io.ironflow.deploy.infra.Ports;
 import java.nio.file.Path;
@@ -21,6 +22,8 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
     static final String KAFKA_CONTROLLER = "kafka-controller";
     static final String POSTGRES = "postgres";
     static final String REGISTRY = "registry";
+    static final String KUBERNETES = "kubernetes";
+    static final String ETCD = "etcd";
 
     private static final Map<String, Integer> DEFAULT_PORTS = defaults();
 
@@ -36,6 +39,8 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         ports.put(KAFKA_CONTROLLER, 9093);
         ports.put(POSTGRES, 15432);
         ports.put(REGISTRY, 18081);
+        ports.put(KUBERNETES, 6443);
+        ports.put(ETCD, 2379);
         return ports;
     }
 
@@ -75,6 +80,22 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
             case ONEVIEW_SIMULATOR -> "deploy/oneview-simulator";
             default -> service;
         }).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    Path kubeMockJar() {
+        return home.resolve("deploy/kube-mock/target/ironflow-kube-mock.jar");
+    }
+
+    /** The Kubernetes stand-in's objects at start: three Nodes (node-0..2, as the etcd members) and their pods. */
+    Path kubeMockSeed() {
+        return home.resolve("deploy/kube-mock/local-stack-seed.yaml");
+    }
+
+    /** The etcd members node-0, node-1, node-2: clients on N, N+2, N+4, peers one port above each (2379..2384). */
+    List<EtcdCluster.Member> etcdMembers() {
+        int base = port(ETCD);
+        return List.of(new EtcdCluster.Member("node-0", base, base + 1), new EtcdCluster.Member("node-1", base + 2, base + 3),
+                new EtcdCluster.Member("node-2", base + 4, base + 5));
     }
 
     Infrastructure.Settings infrastructureSettings() {

@@ -37,14 +37,30 @@ final class RunningStack implements AutoCloseable {
 
     /** Free ports for every component, named by the launcher's flags. */
     static Map<String, Integer> freePorts() throws IOException {
-        int[] free = Ports.free(10);
+        int[] free = Ports.free(11);
         Map<String, Integer> ports = new LinkedHashMap<>();
         String[] flags = {"api", "conductor", "oneview", "teardown", "oneview-simulator", "dashboard", "kafka",
-            "kafka-controller", "postgres", "registry"};
+            "kafka-controller", "postgres", "registry", "kubernetes"};
         for (int i = 0; i < flags.length; i++) {
             ports.put(flags[i], free[i]);
         }
+        ports.put("etcd", freeEtcdBase(ports.values()));
         return ports;
+    }
+
+    /** A base port N for the stack's etcd whose six ports N..N+5 are all free and none of {@code taken}. */
+    static int freeEtcdBase(java.util.Collection<Integer> taken) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int base = Ports.free(1)[0];
+            boolean clear = base + 5 <= 65535;
+            for (int port = base; clear && port <= base + 5; port++) {
+                clear = !taken.contains(port) && (port == base || !Ports.inUse(port));
+            }
+            if (clear) {
+                return base;
+            }
+        }
+        throw new IOException("no six consecutive free ports for etcd");
     }
 
     static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment)

@@ -1,0 +1,153 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.TestDirectories;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The issue's "done when" in the local stack: a redeploy_server action for an active node runs every step against
+ * the seeded Kubernetes stand-in, the stack's etcd and the real conductor; the teardown-orchestrator is killed
+ * with SIGKILL while the destroy step runs, the launcher restarts it, and the restarted orchestrator finishes the
+ * action from that step. The node ends available and powered off, its Kubernetes Node gone.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TeardownRedeployTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final Path dataDir = Path.of("target", "teardown-test-" + UUID.randomUUID()).toAbsolutePath();
+    private RunningStack stack;
+
+    @BeforeAll
+    void up() throws Exception {
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
+    }
+
+    @AfterAll
+    void down() {
+        if (stack != null) {
+            stack.close();
+        }
+        TestDirectories.deleteRecursively(dataDir);
+    }
+
+    @Test
+    void aRedeployKilledMidActionFinishesAfterTheRestart() throws Exception {
+        // node-1 is seeded in the Kubernetes stand-in and is an etcd member; in Ironflow it is an active node whose
+        // cleaning takes 15 s, long enough to kill the orchestrator while the destroy waits for it.
+        send(ironic("POST", "/v1/nodes", "{\"driver\":\"fake-hardware\",\"name\":\"node-1\","
+                + "\"driver_info\":{\"fake_step_seconds\":{\"deploy.erase_devices\":15}}}"), 201);
+        for (String[] verb : new String[][] {{"manage", "manageable"}, {"provide", "available"}, {"active", "active"}}) {
+            send(ironic("PUT", "/v1/nodes/node-1/states/provision", "{\"target\":\"" + verb[0] + "\"}"), 202);
+            await(Duration.ofSeconds(90), () -> verb[1].equals(node().path("provision_state").asText()));
+        }
+        send(teardown("POST", "/api/v1.0/configdocs/site", "schema: promenade/EtcdClusters/v1\nmetadata: {name: etcd}\n"), 201);
+        send(teardown("POST", "/api/v1.0/commitconfigdocs", null), 200);
+        String site = JSON.readTree(send(teardown("POST", "/api/v1.0/actions", "{\"name\":\"deploy_site\"}"), 201)).path("id").asText();
+        await(Duration.ofSeconds(60), () -> "Complete".equals(action(site).path("action_lifecycle").asText()));
+
+        String id = JSON.readTree(send(teardown("POST", "/api/v1.0/actions",
+                "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"node-1\"]}}"), 201)).path("id").asText();
+        await(Duration.ofSeconds(180), () -> "running".equals(step(id, "destroy")));
+
+        ProcessHandle orchestrator = stack.service("teardown-orchestrator");
+        RunningStack.signal("KILL", orchestrator.pid());
+        await(Duration.ofSeconds(120), () -> stack.output.stream().anyMatch(
+                line -> line.startsWith("ironflow: supervisor: teardown-orchestrator is live again after restart 1")));
+        assertNotEquals(orchestrator.pid(), stack.service("teardown-orchestrator").pid());
+
+        await(Duration.ofSeconds(240), () -> Lifecycle.done(action(id).path("action_lifecycle").asText()));
+        JsonNode action = action(id);
+        assertEquals("Complete", action.path("action_lifecycle").asText(), action.toString());
+        for (JsonNode step : action.path("steps")) {
+            assertEquals("succeeded", step.path("state").asText(), step.toString());
+        }
+        JsonNode node = node();
+        assertEquals("available", node.path("provision_state").asText());
+        assertEquals("power off", node.path("power_state").asText());
+        int gone = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stack.ports.get("kubernetes")
+                + "/api/v1/nodes/node-1")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        assertEquals(404, gone, "the Kubernetes Node is deleted");
+    }
+
+    /** Shipyard's finished lifecycles. */
+    private static final class Lifecycle {
+        static boolean done(String lifecycle) {
+            return lifecycle.equals("Complete") || lifecycle.equals("Failed");
+        }
+    }
+
+    private JsonNode node() throws Exception {
+        return JSON.readTree(send(ironic("GET", "/v1/nodes/node-1", null), 200));
+    }
+
+    private JsonNode action(String id) throws Exception {
+        return JSON.readTree(send(teardown("GET", "/api/v1.0/actions/" + id, null), 200));
+    }
+
+    private String step(String id, String name) throws Exception {
+        for (JsonNode step : action(id).path("steps")) {
+            if (step.path("id").asText().equals(name)) {
+                return step.path("state").asText();
+            }
+        }
+        return null;
+    }
+
+    private HttpRequest ironic(String method, String path, String body) {
+        return request(stack.api() + path, method, body).header("X-OpenStack-Ironic-API-Version", "latest")
+                .header("Content-Type", "application/json").build();
+    }
+
+    private HttpRequest teardown(String method, String path, String body) {
+        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body).build();
+    }
+
+    private static HttpRequest.Builder request(String url, String method, String body) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static String send(HttpRequest request, int expected) throws Exception {
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(expected, response.statusCode(), request.method() + " " + request.uri() + ": " + response.body());
+        return response.body();
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Duration timeout, Check check) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                if (check.holds()) {
+                    return;
+                }
+            } catch (java.io.IOException | AssertionError notYet) {
+                // a service restarting does not answer for a moment
+            }
+            assertTrue(System.nanoTime() < deadline, "not within " + timeout);
+            Thread.sleep(500);
+        }
+    }
+
+}

@@ -1,0 +1,16 @@
+package io.ironflow.teardown.actions;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** One action as stored: what was asked, by whom, where it stands, and its steps in order. */
+public record Action(String id, String name, Map<String, Object> parameters, String user, String contextMarker,
+        Instant createdAt, String lifecycle, boolean pauseRequested, boolean stopRequested, Instant updatedAt,
+        List<Step> steps) {
+
+    /** One step of an action. {@code node} is null for an action-wide step. */
+    public record Step(int seq, String node, String step, String status, Instant startedAt, Instant finishedAt,
+            String message) {
+    }
+}

@@ -1,0 +1,178 @@
+package io.ironflow.teardown.actions;
+
+import io.ironflow.teardown.revisions.Revisions;
+import io.ironflow.teardown.revisions.SiteActionGuard;
+import io.ironflow.teardown.status.StatusMessage;
+import io.ironflow.teardown.status.StepFailure;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Shipyard's create-action: the name and parameters checked (400), the pre-run validations (409), the steps
+ * planned, the action stored with its nodes claimed (409 when one already has a running action), then started.
+ * <ul>
+ * <li>{@code redeploy_server}: {@code target_nodes} (a list of node names, or Shipyard's comma-separated text),
+ * {@code target-revision} (committed | successful-site-action (default) | last-site-action),
+ * {@code preserve-local-storage}; steps preflight, then decommission, destroy, remove-from-cluster per node.</li>
+ * <li>{@code deploy_site}: pins the committed revision, refuses intermediate commits unless
+ * {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the revision at the end.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class ActionRequests {
+
+    public static final String REDEPLOY_SERVER = "redeploy_server";
+    public static final String DEPLOY_SITE = "deploy_site";
+    private static final Logger LOG = Logger.getLogger(ActionRequests.class);
+
+    @Inject
+    ActionStore store;
+
+    @Inject
+    Revisions revisions;
+
+    @Inject
+    ActionRunner runner;
+
+    /** Creates and starts the action; answers its id. */
+    public String create(Object name, Object parameters, String user, String contextMarker) {
+        if (!(name instanceof String actionName) || !(actionName.equals(REDEPLOY_SERVER) || actionName.equals(DEPLOY_SITE))) {
+            throw StepFailure.badRequest("invalid action name " + name + ": supported are " + REDEPLOY_SERVER + " and " + DEPLOY_SITE);
+        }
+        if (parameters != null && !(parameters instanceof Map)) {
+            throw StepFailure.badRequest("parameters must be an object");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> params = parameters == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) parameters);
+        String id = Ulid.next();
+        List<ActionStore.PlannedStep> steps = new ArrayList<>();
+        List<String> nodes = List.of();
+        if (actionName.equals(REDEPLOY_SERVER)) {
+            nodes = targetNodes(params);
+            if (nodes.isEmpty()) {
+                throw StepFailure.badRequest("redeploy_server needs target_nodes, a list of node names");
+            }
+            targetRevision(params);
+            if (flag(params, "preserve-local-storage")) {
+                // Refused rather than ignored: the destroy would erase every disk the operator wants kept.
+                throw StepFailure.badRequest("preserve-local-storage=true is not supported yet: the conductor's cleaning cannot"
+                        + " erase only the OS disk, and erasing every disk is what the operator asked to avoid");
+            }
+            flag(params, "allow-intermediate-commits");
+            steps.add(new ActionStore.PlannedStep(null, ActionSteps.PREFLIGHT));
+            for (String node : nodes) {
+                steps.add(new ActionStore.PlannedStep(node, ActionSteps.DECOMMISSION));
+                steps.add(new ActionStore.PlannedStep(node, ActionSteps.DESTROY));
+                steps.add(new ActionStore.PlannedStep(node, ActionSteps.REMOVE_FROM_CLUSTER));
+            }
+        } else {
+            int committed = revisions.latest(Revisions.COMMITTED).orElseThrow(() -> conflict("there is no committed revision to deploy"));
+            int last = revisions.latest(Revisions.LAST_SITE_ACTION).orElse(0);
+            String refusal = SiteActionGuard.refusal(committed, last, revisions.untaggedBetween(last, committed));
+            if (refusal != null) {
+                if (!flag(params, "allow-intermediate-commits")) {
+                    throw conflict(refusal);
+                }
+                LOG.infof("action %s: allow-intermediate-commits=true, the intermediate committed revisions check is skipped (%s)", id, refusal);
+            }
+            params.put("revision", committed);
+            steps.add(new ActionStore.PlannedStep(null, ActionSteps.VALIDATE_SITE_DESIGN));
+        }
+        try {
+            store.create(id, actionName, params, user, contextMarker, steps, nodes);
+        } catch (NodeClaimed e) {
+            throw conflict(e.getMessage());
+        }
+        runner.submit(id);
+        return id;
+    }
+
+    private static StepFailure conflict(String message) {
+        return new StepFailure(409, "Conflict", message, List.of(StatusMessage.error(null, message)));
+    }
+
+    static List<String> targetNodes(Map<String, Object> params) {
+        Object value = params.get("target_nodes");
+        List<String> nodes = new ArrayList<>();
+        if (value instanceof String text) {
+            for (String node : text.split(",")) {
+                if (!node.isBlank()) {
+                    nodes.add(node.trim());
+                }
+            }
+        } else if (value instanceof List<?> list) {
+            for (Object node : list) {
+                if (!(node instanceof String s) || s.isBlank()) {
+                    throw StepFailure.badRequest("target_nodes must hold node names, not " + node);
+                }
+                nodes.add(s);
+            }
+        } else if (value != null) {
+            throw StepFailure.badRequest("target_nodes must be a list of node names");
+        }
+        if (nodes.stream().distinct().count() != nodes.size()) {
+            throw StepFailure.badRequest("target_nodes names a node twice");
+        }
+        return nodes;
+    }
+
+    static String targetRevision(Map<String, Object> params) {
+        Object value = params.getOrDefault("target-revision", Revisions.SUCCESSFUL_SITE_ACTION);
+        if (!(value instanceof String s) || !List.of(Revisions.COMMITTED, Revisions.SUCCESSFUL_SITE_ACTION, Revisions.LAST_SITE_ACTION).contains(s)) {
+            throw StepFailure.badRequest("target-revision must be committed, successful-site-action or last-site-action, not " + value);
+        }
+        return s;
+    }
+
+    static boolean flag(Map<String, Object> params, String name) {
+        Object value = params.get(name);
+        if (value == null) {
+            return false;
+        }
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if (value instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
+            return Boolean.parseBoolean(s);
+        }
+        throw StepFailure.badRequest(name + " must be true or false, not " + value);
+    }
+
+    /** pause, unpause or stop: true when accepted (202), false when the action's state does not allow it (409). */
+    public boolean control(String id, String verb) {
+        Action action = store.find(id);
+        if (action == null) {
+            throw StepFailure.notFound("action " + id + " does not exist");
+        }
+        boolean finished = Lifecycle.finished(action.lifecycle());
+        boolean paused = Lifecycle.PAUSED.equals(action.lifecycle()) || action.pauseRequested();
+        switch (verb) {
+            case "pause" -> {
+                return !finished && !paused && !action.stopRequested() && store.request(id, "pause_requested", true);
+            }
+            case "unpause" -> {
+                if (finished || !paused || !store.request(id, "pause_requested", false)) {
+                    return false;
+                }
+                if (Lifecycle.PAUSED.equals(action.lifecycle())) {
+                    store.lifecycle(id, Lifecycle.PENDING);
+                }
+                runner.submit(id);
+                return true;
+            }
+            case "stop" -> {
+                if (finished || action.stopRequested() || !store.request(id, "stop_requested", true)) {
+                    return false;
+                }
+                runner.submit(id); // a paused action has no runner: this one records the stop
+                return true;
+            }
+            default -> throw StepFailure.notFound("no such control: " + verb + " (pause, unpause, stop)");
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.ironflow.teardown.actions;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.teardown.revisions.Revisions;
+import io.ironflow.teardown.status.AirshipStatus;
+import io.ironflow.teardown.status.StepFailure;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs actions step by step on a pool of its own ({@code action-threads}), each step stored before and after
+ * it runs and announced on ironflow.teardown-events. Between steps it honours pause (the action rests Paused
+ * until unpaused) and stop (Failed, the remaining steps skipped). The first failing step fails the action. At
+ * start it resumes every Pending or Processing action from its first step not yet succeeded; a step cut short by
+ * a shutdown is not recorded as failed, it runs again then. deploy_site tags its revision at the end:
+ * site-action-success, or site-action-failure once it got past validation.
+ */
+@ApplicationScoped
+public class ActionRunner {
+
+    private static final Logger LOG = Logger.getLogger(ActionRunner.class);
+
+    @Inject
+    ActionStore store;
+
+    @Inject
+    ActionSteps steps;
+
+    @Inject
+    TeardownEvents events;
+
+    @Inject
+    Revisions revisions;
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "ironflow.teardown.action-threads")
+    int threads;
+
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean shuttingDown;
+    private ExecutorService pool;
+
+    void start(@Observes StartupEvent started) {
+        AtomicInteger n = new AtomicInteger();
+        pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread thread = new Thread(r, "teardown-action-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        List<String> unfinished = store.unfinished();
+        if (!unfinished.isEmpty()) {
+            LOG.infof("resuming %d unfinished action(s): %s", unfinished.size(), unfinished);
+        }
+        unfinished.forEach(this::submit);
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        shuttingDown = true;
+        pool.shutdownNow();
+    }
+
+    /** Runs the action unless it is already running here. */
+    public void submit(String id) {
+        if (running.add(id)) {
+            pool.submit(() -> {
+                try {
+                    run(id);
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "action %s stopped on an unexpected error; it goes on at the next start", id);
+                } finally {
+                    running.remove(id);
+                }
+            });
+        }
+    }
+
+    private void run(String id) {
+        while (!shuttingDown) {
+            Action action = store.find(id);
+            if (action == null || Lifecycle.finished(action.lifecycle())) {
+                return;
+            }
+            Action.Step next = action.steps().stream()
+                    .filter(s -> !s.status().equals(Lifecycle.STEP_SUCCEEDED) && !s.status().equals(Lifecycle.STEP_SKIPPED))
+                    .findFirst().orElse(null);
+            if (action.stopRequested()) {
+                skipRemaining(action, "stopped by request");
+                end(action, Lifecycle.FAILED);
+                return;
+            }
+            if (action.pauseRequested()) {
+                store.lifecycle(id, Lifecycle.PAUSED);
+                LOG.infof("action %s paused", id);
+                return;
+            }
+            if (next == null) {
+                end(action, Lifecycle.COMPLETE);
+                return;
+            }
+            if (!Lifecycle.PROCESSING.equals(action.lifecycle())) {
+                store.lifecycle(id, Lifecycle.PROCESSING);
+            }
+            if (!runStep(action, next)) {
+                return;
+            }
+        }
+    }
+
+    /** Runs one step; false when the action ended (failed) or the orchestrator is shutting down. */
+    private boolean runStep(Action action, Action.Step step) {
+        Integer revision = revisionOf(action);
+        store.stepStarted(action.id(), step.seq());
+        announce(action, step, "started", null, revision);
+        try {
+            AirshipStatus result = steps.run(action, step);
+            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result));
+            announce(action, step, "succeeded", result.message(), revision);
+            return true;
+        } catch (RuntimeException e) {
+            if (shuttingDown) {
+                LOG.infof("action %s: step %s interrupted by shutdown; it runs again at the next start", action.id(), step.step());
+                return false;
+            }
+            AirshipStatus status = e instanceof StepFailure f ? f.status()
+                    : AirshipStatus.failure(500, "StepError", String.valueOf(e.getMessage()), List.of());
+            if (!(e instanceof StepFailure)) {
+                LOG.errorf(e, "action %s: step %s failed unexpectedly", action.id(), step.step());
+            }
+            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status));
+            announce(action, step, "failed", status.message(), revision);
+            Action now = store.find(action.id());
+            skipRemaining(now, "an earlier step failed");
+            end(now, Lifecycle.FAILED);
+            return false;
+        }
+    }
+
+    private void end(Action action, String lifecycle) {
+        if (ActionRequests.DEPLOY_SITE.equals(action.name())) {
+            Integer revision = revisionOf(action);
+            boolean validated = action.steps().stream().anyMatch(s -> s.step().equals(ActionSteps.VALIDATE_SITE_DESIGN)
+                    && s.status().equals(Lifecycle.STEP_SUCCEEDED));
+            if (revision != null && Lifecycle.COMPLETE.equals(lifecycle)) {
+                revisions.tag(revision, Revisions.SUCCESS_TAG, action.id());
+            } else if (revision != null && validated) {
+                revisions.tag(revision, Revisions.FAILURE_TAG, action.id());
+            }
+        }
+        store.finish(action.id(), lifecycle);
+        LOG.infof("action %s (%s) %s", action.id(), action.name(), lifecycle);
+    }
+
+    private void skipRemaining(Action action, String why) {
+        for (Action.Step s : action.steps()) {
+            if (s.status().equals(Lifecycle.STEP_PENDING) || s.status().equals(Lifecycle.STEP_RUNNING)) {
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null);
+                announce(action, s, "skipped", why, null);
+            }
+        }
+    }
+
+    private void announce(Action action, Action.Step step, String status, String message, Integer revision) {
+        List<String> nodes = step.node() != null ? List.of(step.node()) : ActionRequests.targetNodes(action.parameters());
+        for (String node : nodes) {
+            events.announce(action.id(), node, step.step(), status, message, revision);
+        }
+    }
+
+    private Integer revisionOf(Action action) {
+        try {
+            return steps.revision(action);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private String text(AirshipStatus status) {
+        try {
+            return json.writeValueAsString(status);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    /** Whether the runner is busy with the action (a paused or finished one is not). */
+    public boolean running(String id) {
+        return running.contains(id);
+    }
+}

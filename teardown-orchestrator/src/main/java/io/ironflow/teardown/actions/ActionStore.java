@@ -1,0 +1,206 @@
+package io.ironflow.teardown.actions;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Actions, their steps and the node claims in PostgreSQL (schema {@code teardown}), over plain JDBC: every change
+ * is one short transaction, so a killed orchestrator leaves each action at a step boundary or inside one step,
+ * which then runs again (steps are idempotent).
+ */
+@ApplicationScoped
+public class ActionStore {
+
+    /** One planned step: the node it is for (null: action-wide) and its name. */
+    public record PlannedStep(String node, String step) {
+    }
+
+    @Inject
+    AgroalDataSource db;
+
+    @Inject
+    ObjectMapper json;
+
+    /** Stores a Pending action with its steps and claims its nodes, or throws {@link NodeClaimed} and stores nothing. */
+    public void create(String id, String name, Map<String, Object> parameters, String user, String contextMarker,
+            List<PlannedStep> steps, List<String> nodes) {
+        Instant now = Instant.now();
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement claim = c.prepareStatement("SELECT action_id FROM node_claims WHERE node = ? FOR UPDATE")) {
+                    for (String node : nodes) {
+                        claim.setString(1, node);
+                        try (ResultSet rs = claim.executeQuery()) {
+                            if (rs.next()) {
+                                throw new NodeClaimed(node, rs.getString(1));
+                            }
+                        }
+                    }
+                }
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO actions (id, name, parameters, requested_by, context_marker,"
+                        + " created_at, lifecycle, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    insert.setString(1, id);
+                    insert.setString(2, name);
+                    insert.setString(3, json.writeValueAsString(parameters));
+                    insert.setString(4, user);
+                    insert.setString(5, contextMarker);
+                    insert.setTimestamp(6, Timestamp.from(now));
+                    insert.setString(7, Lifecycle.PENDING);
+                    insert.setTimestamp(8, Timestamp.from(now));
+                    insert.executeUpdate();
+                }
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO action_steps (action_id, seq, node, step, status) VALUES (?, ?, ?, ?, ?)")) {
+                    for (int i = 0; i < steps.size(); i++) {
+                        insert.setString(1, id);
+                        insert.setInt(2, i);
+                        insert.setString(3, steps.get(i).node());
+                        insert.setString(4, steps.get(i).step());
+                        insert.setString(5, Lifecycle.STEP_PENDING);
+                        insert.addBatch();
+                    }
+                    insert.executeBatch();
+                }
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO node_claims (node, action_id) VALUES (?, ?)")) {
+                    for (String node : nodes) {
+                        insert.setString(1, node);
+                        insert.setString(2, id);
+                        insert.executeUpdate();
+                    }
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                if ("23505".equals(e.getSQLState())) { // a concurrent action claimed the node first
+                    throw new NodeClaimed(String.join(",", nodes), "concurrent");
+                }
+                throw e;
+            } catch (RuntimeException | JsonProcessingException e) {
+                c.rollback();
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
+    public Action find(String id) {
+        List<Action> found = query("SELECT * FROM actions WHERE id = ?", id);
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    public List<Action> all() {
+        return query("SELECT * FROM actions ORDER BY id");
+    }
+
+    /** The actions a restarted orchestrator must go on with. */
+    public List<String> unfinished() {
+        return query("SELECT * FROM actions WHERE lifecycle IN ('Pending', 'Processing') ORDER BY id").stream().map(Action::id).toList();
+    }
+
+    public void lifecycle(String id, String lifecycle) {
+        update("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?", lifecycle, id);
+    }
+
+    /** Ends the action and releases its nodes. */
+    public void finish(String id, String lifecycle) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement a = c.prepareStatement("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?");
+                    PreparedStatement claims = c.prepareStatement("DELETE FROM node_claims WHERE action_id = ?")) {
+                a.setString(1, lifecycle);
+                a.setString(2, id);
+                a.executeUpdate();
+                claims.setString(1, id);
+                claims.executeUpdate();
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Sets a control flag on an unfinished action; false when the action is finished or unknown. */
+    public boolean request(String id, String column, boolean value) {
+        if (!column.equals("pause_requested") && !column.equals("stop_requested")) {
+            throw new IllegalArgumentException(column);
+        }
+        return update("UPDATE actions SET " + column + " = ?, updated_at = now() WHERE id = ? AND lifecycle NOT IN ('Complete', 'Failed')",
+                value, id) == 1;
+    }
+
+    public void stepStarted(String id, int seq) {
+        update("UPDATE action_steps SET status = 'running', started_at = now(), finished_at = NULL WHERE action_id = ? AND seq = ?", id, seq);
+    }
+
+    public void stepFinished(String id, int seq, String status, String message, String result) {
+        update("UPDATE action_steps SET status = ?, finished_at = now(), message = ?, result = ? WHERE action_id = ? AND seq = ?",
+                status, message, result, id, seq);
+    }
+
+    private int update(String sql, Object... args) {
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
+    private List<Action> query(String sql, Object... args) {
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            List<Action> actions = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    actions.add(new Action(rs.getString("id"), rs.getString("name"),
+                            json.readValue(rs.getString("parameters"), new TypeReference<Map<String, Object>>() { }),
+                            rs.getString("requested_by"), rs.getString("context_marker"), rs.getTimestamp("created_at").toInstant(),
+                            rs.getString("lifecycle"), rs.getBoolean("pause_requested"), rs.getBoolean("stop_requested"),
+                            rs.getTimestamp("updated_at").toInstant(), steps(c, rs.getString("id"))));
+                }
+            }
+            return actions;
+        } catch (SQLException | JsonProcessingException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Action.Step> steps(Connection c, String id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT * FROM action_steps WHERE action_id = ? ORDER BY seq")) {
+            s.setString(1, id);
+            List<Action.Step> steps = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    steps.add(new Action.Step(rs.getInt("seq"), rs.getString("node"), rs.getString("step"), rs.getString("status"),
+                            instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("finished_at")), rs.getString("message")));
+                }
+            }
+            return steps;
+        }
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,100 @@
+package io.ironflow.teardown.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.teardown.status.AirshipStatus;
+import io.ironflow.teardown.status.StepFailure;
+import io.ironflow.teardown.steps.DecommissionOptions;
+import io.ironflow.teardown.steps.DesignRef;
+import io.ironflow.teardown.steps.NodeSteps;
+import io.ironflow.teardown.steps.Seconds;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * The spec's Promenade teardown endpoints under {@code /api/v1.0}, synchronous and possibly long (a drain may take
+ * its whole timeout), each answering an Airship status. Query parameters are checked before the node is looked
+ * up, so a bad request is a 400 whether the node exists or not.
+ */
+@Path("/api/v1.0")
+@Produces(MediaType.APPLICATION_JSON)
+public class NodeStepResource {
+
+    @Inject
+    NodeSteps steps;
+
+    @Inject
+    ObjectMapper json;
+
+    @POST
+    @Path("/nodes/{node}/drain")
+    public AirshipStatus drain(@PathParam("node") String node, @QueryParam("timeout") String timeout,
+            @QueryParam("grace-period") String gracePeriod) {
+        long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.DRAIN_TIMEOUT);
+        long grace = Seconds.parse("grace-period", gracePeriod, DecommissionOptions.DRAIN_GRACE_PERIOD);
+        DecommissionOptions.checkGrace(grace, seconds, "grace-period", "timeout");
+        return steps.drain(node, seconds, grace);
+    }
+
+    @POST
+    @Path("/nodes/{node}/clear-labels")
+    public AirshipStatus clearLabels(@PathParam("node") String node, @QueryParam("timeout") String timeout) {
+        return steps.clearLabels(node, Seconds.parse("timeout", timeout, DecommissionOptions.CLEAR_LABELS_TIMEOUT));
+    }
+
+    @POST
+    @Path("/nodes/{node}/remove-etcd")
+    @Consumes(MediaType.WILDCARD)
+    public AirshipStatus removeEtcd(@PathParam("node") String node, @QueryParam("timeout") String timeout, String body) {
+        long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.REMOVE_ETCD_TIMEOUT);
+        return steps.removeEtcd(node, seconds, designRef(body));
+    }
+
+    @GET
+    @Path("/etcd-cluster-health-statuses")
+    public AirshipStatus etcdHealth(@QueryParam("design_ref") String designRef) {
+        return steps.etcdHealth(DesignRef.ofHref(designRef, "MissingDesignRef"));
+    }
+
+    @POST
+    @Path("/nodes/{node}/shutdown-kubelet")
+    public AirshipStatus shutdownKubelet(@PathParam("node") String node) {
+        return steps.shutdownKubelet(node);
+    }
+
+    @POST
+    @Path("/nodes/{node}/remove-from-cluster")
+    public AirshipStatus removeFromCluster(@PathParam("node") String node) {
+        return steps.removeFromCluster(node);
+    }
+
+    @POST
+    @Path("/nodes/{node}/decommission")
+    @Consumes(MediaType.WILDCARD)
+    public AirshipStatus decommission(@PathParam("node") String node, @QueryParam("drain-node-timeout") String drainTimeout,
+            @QueryParam("drain-node-grace-period") String gracePeriod, @QueryParam("clear-labels-timeout") String clearLabels,
+            @QueryParam("remove-etcd-timeout") String removeEtcd, @QueryParam("etcd-ready-timeout") String etcdReady,
+            String body) {
+        DecommissionOptions options = DecommissionOptions.parse(drainTimeout, gracePeriod, clearLabels, removeEtcd, etcdReady);
+        return steps.decommission(node, options, designRef(body));
+    }
+
+    /** The design reference body, whatever content type it came with (clients send JSON or none at all). */
+    private DesignRef designRef(String body) {
+        if (body == null || body.isBlank()) {
+            throw StepFailure.badRequest("the body must be the design reference {rel, href, type}");
+        }
+        try {
+            return json.readValue(body, DesignRef.class).validated("BadRequest");
+        } catch (JsonProcessingException e) {
+            throw StepFailure.badRequest("the body is not a design reference: " + e.getOriginalMessage());
+        }
+    }
+}

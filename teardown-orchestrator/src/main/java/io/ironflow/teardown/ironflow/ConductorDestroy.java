@@ -1,0 +1,121 @@
+package io.ironflow.teardown.ironflow;
+
+import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.teardown.status.StatusMessage;
+import io.ironflow.teardown.status.StepFailure;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * Drydock's destroy_nodes, through Ironflow's conductor and never around it: an undeploy intent (provision verb
+ * {@code deleted}), whose automated cleaning erases every disk, then, once the node rests available (or
+ * manageable, where a retired node goes), a {@code power off} intent. The node is followed on Ironflow's API every
+ * {@code destroy.poll-interval} up to {@code destroy.timeout}. Intent ids are derived from the action and the
+ * node, so a step run again after a restart sends the same intents and the conductor answers them without
+ * applying them twice.
+ */
+@ApplicationScoped
+public class ConductorDestroy {
+
+    static final Set<String> AT_REST = Set.of("available", "manageable");
+    static final Set<String> TEARING_DOWN = Set.of("deleting", "cleaning", "clean wait");
+    static final Set<String> DEPLOYED = Set.of("active", "deploy failed", "wait call-back", "rescue", "rescue failed",
+            "unrescue failed", "rescue wait");
+
+    @Inject
+    IronflowNodes nodes;
+
+    @Inject
+    @Channel("node-intents")
+    MutinyEmitter<NodeIntent> intents;
+
+    @ConfigProperty(name = "ironflow.teardown.destroy.poll-interval")
+    Duration pollInterval;
+
+    @ConfigProperty(name = "ironflow.teardown.destroy.timeout")
+    Duration timeout;
+
+    /** Undeploys (erasing every disk), powers off; answers what was done, or throws a 500 DestroyNodeError. */
+    public List<StatusMessage> destroy(String actionId, String name) {
+        Instant deadline = Instant.now().plus(timeout);
+        List<StatusMessage> done = new ArrayList<>();
+        IronflowNodes.NodeView node = require(name);
+        if (DEPLOYED.contains(node.provisionState())) {
+            send(actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
+            done.add(StatusMessage.info(name, "undeploy sent (" + node.provisionState() + "); automated cleaning erases every disk"));
+        }
+        while (!AT_REST.contains(node.provisionState())) {
+            if (!DEPLOYED.contains(node.provisionState()) && !TEARING_DOWN.contains(node.provisionState())) {
+                throw failure(name, "node " + name + " went to " + node.provisionState()
+                        + (node.lastError() == null ? "" : ": " + node.lastError()), done);
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw failure(name, "node " + name + " is still " + node.provisionState() + " after " + timeout.toSeconds() + " s", done);
+            }
+            sleep(pollInterval);
+            node = require(name);
+        }
+        done.add(StatusMessage.info(name, "node " + name + " is " + node.provisionState()));
+        if (!"power off".equals(node.powerState())) {
+            send(actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
+            while (!"power off".equals(node.powerState())) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw failure(name, "node " + name + " is still " + node.powerState() + " after " + timeout.toSeconds() + " s", done);
+                }
+                sleep(pollInterval);
+                node = require(name);
+            }
+        }
+        done.add(StatusMessage.info(name, "node " + name + " powered off"));
+        return done;
+    }
+
+    private IronflowNodes.NodeView require(String name) {
+        try {
+            return nodes.find(name).orElseThrow(() -> failure(name, "Ironflow does not know node " + name, List.of()));
+        } catch (IllegalStateException e) {
+            throw failure(name, e.getMessage(), List.of());
+        }
+    }
+
+    private void send(String actionId, IronflowNodes.NodeView node, String what, Object command) {
+        String intentId = UUID.nameUUIDFromBytes((actionId + "/" + node.uuid() + "/" + what).getBytes(StandardCharsets.UTF_8)).toString();
+        NodeIntent intent = NodeIntent.newBuilder().setIntentId(intentId).setNodeUuid(node.uuid())
+                .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command).build();
+        try {
+            intents.sendMessageAndAwait(Message.of(intent)
+                    .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node.uuid()).build()));
+        } catch (RuntimeException e) {
+            throw failure(node.name(), "the " + what + " intent could not be sent: " + e.getMessage(), List.of());
+        }
+    }
+
+    private static StepFailure failure(String node, String message, List<StatusMessage> done) {
+        List<StatusMessage> details = new ArrayList<>(done);
+        details.add(StatusMessage.error(node, message));
+        return new StepFailure(500, "DestroyNodeError", message, details);
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StepFailure(500, "DestroyNodeError", "interrupted");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.ironflow.teardown.ironflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reads Ironflow nodes through its Ironic API ({@code GET /v1/nodes/{name}}), as any client would: the
+ * orchestrator never reads or writes node rows. A node is found by name, the Kubernetes node name.
+ */
+@ApplicationScoped
+public class IronflowNodes {
+
+    /** What a teardown needs to know of a node. */
+    public record NodeView(String uuid, String name, String provisionState, String powerState, boolean retired,
+            String lastError, JsonNode document) {
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "ironflow.teardown.ironflow-api.url")
+    String api;
+
+    /** The node, empty when Ironflow does not know it; an unreachable API is an {@link IllegalStateException}. */
+    public Optional<NodeView> find(String name) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + "/v1/nodes/"
+                    + URLEncoder.encode(name, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10))
+                    .header("X-OpenStack-Ironic-API-Version", "latest").GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 404) {
+                return Optional.empty();
+            }
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("Ironflow's API answered " + response.statusCode() + " for node " + name);
+            }
+            JsonNode node = json.readTree(response.body());
+            return Optional.of(new NodeView(node.path("uuid").asText(), node.path("name").asText(null),
+                    node.path("provision_state").asText(null), node.path("power_state").asText(null),
+                    node.path("retired").asBoolean(false), node.path("last_error").asText(null), node));
+        } catch (IOException e) {
+            throw new IllegalStateException("Ironflow's API cannot be reached at " + api + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
