@@ -4,11 +4,13 @@ import io.ironflow.conductor.domain.Drivers;
 import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.NodePatch;
+import io.ironflow.conductor.domain.NodeSettings;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionRequest;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.Traits;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
@@ -19,11 +21,14 @@ import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetBootMode;
 import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.SetSecureBoot;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -34,6 +39,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -76,7 +82,7 @@ public class NodeCommands {
             if (node == null) {
                 throw Rejection.notFound("Node " + uuid + " could not be found.");
             }
-            NodeChange change = new NodeChange(node, intent.getIntentId(), conductor.name());
+            NodeChange change = new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name());
             if (command instanceof ProvisionAction action) {
                 return provision(change, action);
             } else if (command instanceof ChangePowerState power) {
@@ -87,6 +93,14 @@ public class NodeCommands {
                 return update(change, update);
             } else if (command instanceof DeleteNode) {
                 return delete(change);
+            } else if (command instanceof ChangeTraits traits) {
+                List<String> after = Traits.apply(node.uuid.toString(), List.of(node.traits), traits.getOperation(), traits.getTraits());
+                return whileReserved(change, n -> n.traits = after.toArray(String[]::new), 200);
+            } else if (command instanceof SetBootMode bootMode) {
+                NodeSettings.requireValidBootMode(bootMode.getTarget());
+                return whileReserved(change, n -> ManagementSettings.setBootMode(n, bootMode.getTarget()), 202);
+            } else if (command instanceof SetSecureBoot secureBoot) {
+                return whileReserved(change, n -> ManagementSettings.setSecureBoot(n, secureBoot.getTarget()), 202);
             }
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         });
@@ -99,7 +113,8 @@ public class NodeCommands {
                 NodeSnapshots.dict("extra", command.getExtra()),
                 NodeSnapshots.dict("instance_info", command.getInstanceInfo()),
                 command.getResourceClass(), command.getOwner(), command.getLessee(), command.getDescription(),
-                command.getAutomatedClean(), command.getConductorGroup());
+                command.getAutomatedClean(), command.getConductorGroup(),
+                NodeSnapshots.dict("network_data", command.getNetworkData()), command.getShard());
         return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> {
             if (existing != null) {
                 throw Rejection.conflict("A node with UUID " + node.uuid() + " already exists.");
@@ -110,7 +125,7 @@ public class NodeCommands {
                 throw Rejection.conflict("A node with name " + node.name() + " already exists.");
             }
             NodeEntity entity = NodeEntity.enroll(node, conductor.name(), now());
-            NodeChange change = new NodeChange(entity, intent.getIntentId(), conductor.name());
+            NodeChange change = new NodeChange(entity, intent.getIntentId(), intent.getRequester(), conductor.name());
             change.enrolled();
             return entity.persist().flatMap(x -> change.announce()).replaceWith(Outcome.done(201, entity));
         });
@@ -207,6 +222,7 @@ public class NodeCommands {
         }
         String name = (String) document.get("name");
         NodeNames.requireValidName(name);
+        NodeSettings.requireValidShard((String) document.get("shard"));
         if (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo)) {
             Drivers.requireEnabled(node.driver);
         }
@@ -235,6 +251,7 @@ public class NodeCommands {
                 .flatMap(x -> Panache.getSession())
                 .flatMap(session -> session.detach(node)
                         .createNativeQuery("DELETE FROM nodes WHERE uuid = ?1", NODES).setParameter(1, node.uuid).executeUpdate())
+                .flatMap(x -> change.announceDeletion())
                 .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
                 .replaceWith(new Outcome(true, 204, null, null, null));
     }
@@ -279,6 +296,8 @@ public class NodeCommands {
         document.put("conductor_group", node.conductorGroup);
         document.put("retired", node.retired);
         document.put("retired_reason", node.retiredReason);
+        document.put("network_data", new LinkedHashMap<>(node.networkData));
+        document.put("shard", node.shard);
         return document;
     }
 
@@ -299,6 +318,8 @@ public class NodeCommands {
         node.conductorGroup = document.get("conductor_group") == null ? "" : (String) document.get("conductor_group");
         node.retired = Boolean.TRUE.equals(document.get("retired"));
         node.retiredReason = (String) document.get("retired_reason");
+        node.networkData = new HashMap<>((Map<String, Object>) document.get("network_data"));
+        node.shard = (String) document.get("shard");
     }
 
     private static Instant now() {

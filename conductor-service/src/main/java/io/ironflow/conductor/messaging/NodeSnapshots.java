@@ -7,6 +7,7 @@ import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.schemas.SecretFields;
+import java.util.List;
 import java.util.Map;
 
 /** Node rows as the events describe them, and the JSON text the Avro contracts carry dictionaries in. */
@@ -51,6 +52,11 @@ public final class NodeSnapshots {
                 .setCreatedAt(node.createdAt)
                 .setUpdatedAt(node.updatedAt)
                 .setProvisionUpdatedAt(node.provisionUpdatedAt)
+                .setNetworkData(toJson(node.networkData))
+                .setBootMode(node.bootMode)
+                .setSecureBoot(node.secureBoot)
+                .setShard(node.shard)
+                .setTraits(List.of(node.traits))
                 .build();
     }
 
