@@ -46,7 +46,7 @@ public final class NodeDocument {
     private static final Map<String, Field> TABLE = table();
 
     /** Every field of a node, in rendering order. */
-    static final List<String> FIELDS = List.copyOf(TABLE.keySet());
+    public static final List<String> FIELDS = List.copyOf(TABLE.keySet());
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {

@@ -66,7 +66,7 @@ public class NodeTraitsResource {
     public Uni<RestResponse<Void>> add(@PathParam("ident") String ident, @PathParam("trait") String trait, String body,
             @Context UriInfo uri) {
         Microversions.requireResource("traits", version.get(), PATH);
-        if (body != null && !body.isBlank()) {
+        if (body != null && !body.isBlank() && !body.trim().equals("null")) { // clients may send a JSON null
             throw ApiError.badRequest("A single trait may be added via PUT /v1/nodes/<node identifier>/traits/<trait>"
                     + " with no body, or a list of traits may be set via PUT /v1/nodes/<node identifier>/traits with a"
                     + " body.");

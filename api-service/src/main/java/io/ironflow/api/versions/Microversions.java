@@ -149,6 +149,11 @@ public final class Microversions {
         return version.atLeast(FEATURES.get(feature));
     }
 
+    /** The version that brought a list parameter of GET /v1/nodes, for the OpenAPI document. */
+    public static int sinceListParameter(String parameter) {
+        return LIST_PARAMETERS.getOrDefault(parameter, 1);
+    }
+
     /** The version that brought a node field, for the compatibility table. */
     public static int since(String field) {
         return FIELDS.getOrDefault(field, 1);
