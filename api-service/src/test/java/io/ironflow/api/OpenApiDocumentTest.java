@@ -75,7 +75,16 @@ class OpenApiDocumentTest extends WithFakeConductor {
                 + " conductor, requester, intent_id, from_state, to_state, transition) VALUES (?, ?, now(), 'INFO',"
                 + " 'provisioning', 'Node created in enroll (create), intent i.', 'c1', 'anonymous', 'i', NULL, 'enroll',"
                 + " 'create')", UUID.randomUUID(), UUID.fromString(uuid));
+        String port = UUID.randomUUID().toString();
+        NodeTable.execute(jdbcUrl, "INSERT INTO ports (uuid, address, node_uuid, created_at, internal_info) VALUES"
+                + " (?, ?, ?, now(), '{\"tenant_vif_port_id\": \"v1\"}')", UUID.fromString(port),
+                "52:54:00:" + port.substring(0, 2) + ":" + port.substring(2, 4) + ":" + port.substring(4, 6), UUID.fromString(uuid));
         List<String[]> reads = List.of(
+                new String[] {"/v1/ports", "/v1/ports"}, new String[] {"/v1/ports/detail", "/v1/ports/detail"},
+                new String[] {"/v1/ports/{uuid}", "/v1/ports/" + port},
+                new String[] {"/v1/nodes/{ident}/ports", "/v1/nodes/" + uuid + "/ports"},
+                new String[] {"/v1/nodes/{ident}/ports/detail", "/v1/nodes/" + uuid + "/ports/detail"},
+                new String[] {"/v1/nodes/{ident}/vifs", "/v1/nodes/" + uuid + "/vifs"},
                 new String[] {"/", "/"}, new String[] {"/v1", "/v1"},
                 new String[] {"/v1/nodes", "/v1/nodes"}, new String[] {"/v1/nodes/detail", "/v1/nodes/detail"},
                 new String[] {"/v1/nodes/{ident}", "/v1/nodes/" + uuid},

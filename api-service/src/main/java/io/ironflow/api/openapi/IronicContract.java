@@ -82,6 +82,17 @@ public class IronicContract implements OASFilter {
         c.put("DELETE /v1/nodes/{ident}/traits/{trait}", new Contract(null, new Success(204, null)));
         c.put("GET /v1/nodes/{ident}/validate", new Contract(null, new Success(200, "Validation")));
         c.put("GET /v1/shards", new Contract(null, new Success(200, "Shards")));
+        c.put("GET /v1/ports", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/ports/detail", new Contract(null, new Success(200, "PortCollection")));
+        c.put("POST /v1/ports", new Contract("PortCreate", new Success(201, "Port")));
+        c.put("GET /v1/ports/{uuid}", new Contract(null, new Success(200, "Port")));
+        c.put("PATCH /v1/ports/{uuid}", new Contract("JsonPatch", new Success(200, "Port")));
+        c.put("DELETE /v1/ports/{uuid}", new Contract(null, new Success(204, null)));
+        c.put("GET /v1/nodes/{ident}/ports", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/nodes/{ident}/ports/detail", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/nodes/{ident}/vifs", new Contract(null, new Success(200, "Vifs")));
+        c.put("POST /v1/nodes/{ident}/vifs", new Contract("Vif", new Success(204, null)));
+        c.put("DELETE /v1/nodes/{ident}/vifs/{vif}", new Contract(null, new Success(204, null)));
         return c;
     }
 
@@ -287,6 +298,35 @@ public class IronicContract implements OASFilter {
                 "args", type(Schema.SchemaType.ARRAY)))));
         s.put("Validation", type(Schema.SchemaType.OBJECT).additionalPropertiesSchema(object(Map.of(
                 "result", nullable(Schema.SchemaType.BOOLEAN), "reason", nullable(Schema.SchemaType.STRING)))));
+        Map<String, Schema> port = new LinkedHashMap<>();
+        port.put("uuid", type(Schema.SchemaType.STRING).format("uuid"));
+        port.put("address", type(Schema.SchemaType.STRING).description("MAC address, lower case; unique (409)"));
+        port.put("node_uuid", type(Schema.SchemaType.STRING).format("uuid"));
+        port.put("portgroup_uuid", nullable(Schema.SchemaType.STRING).description(since(24) + " Always null."));
+        port.put("local_link_connection", type(Schema.SchemaType.OBJECT).description(since(19)));
+        port.put("pxe_enabled", type(Schema.SchemaType.BOOLEAN).description(since(19)));
+        port.put("physical_network", nullable(Schema.SchemaType.STRING).description(since(34)));
+        port.put("internal_info", type(Schema.SchemaType.OBJECT).description(since(18) + " tenant_vif_port_id: the attached VIF."));
+        port.put("extra", type(Schema.SchemaType.OBJECT));
+        port.put("is_smartnic", type(Schema.SchemaType.BOOLEAN).description(since(53) + " Always false."));
+        port.put("created_at", type(Schema.SchemaType.STRING).format("date-time"));
+        port.put("updated_at", nullable(Schema.SchemaType.STRING).format("date-time"));
+        port.put("links", ref("Links"));
+        s.put("Port", object(port));
+        Map<String, Schema> create = new LinkedHashMap<>();
+        for (String field : List.of("uuid", "address", "node_uuid", "pxe_enabled", "physical_network",
+                "local_link_connection", "extra")) {
+            create.put(field, OASFactory.createSchema().addType(port.get(field).getType().get(0))
+                    .description(port.get(field).getDescription()));
+        }
+        s.put("PortCreate", object(create).addRequired("address").addRequired("node_uuid").additionalPropertiesBoolean(false));
+        Map<String, Schema> ports = new LinkedHashMap<>();
+        ports.put("ports", array(ref("Port")));
+        ports.put("next", type(Schema.SchemaType.STRING));
+        ports.put("ports_links", ref("Links"));
+        s.put("PortCollection", object(ports).addRequired("ports"));
+        s.put("Vif", object(Map.of("id", type(Schema.SchemaType.STRING))).addRequired("id").description(since(28)));
+        s.put("Vifs", object(Map.of("vifs", array(ref("Vif")))).addRequired("vifs"));
         Map<String, Schema> version = new LinkedHashMap<>();
         version.put("id", type(Schema.SchemaType.STRING));
         version.put("links", ref("Links"));

@@ -53,6 +53,15 @@ public final class Microversions {
             entry("secure_boot", 75),
             entry("shard", 82));
 
+    /** Port fields by the version that introduced them. */
+    private static final Map<String, Integer> PORT_FIELDS = Map.ofEntries(
+            entry("internal_info", 18),
+            entry("local_link_connection", 19),
+            entry("pxe_enabled", 19),
+            entry("portgroup_uuid", 24),
+            entry("physical_network", 34),
+            entry("is_smartnic", 53));
+
     /** Query parameters of GET /v1/nodes by the version that introduced them. */
     private static final Map<String, Integer> LIST_PARAMETERS = Map.ofEntries(
             entry("fields", 8),
@@ -91,6 +100,8 @@ public final class Microversions {
      * or a state change below its version is 406.
      */
     private static final Map<String, Integer> FEATURES = Map.ofEntries(
+            entry("ports of a node", 1),
+            entry("vifs", 28),
             entry("traits", 37),
             entry("bios", 40),
             entry("bios registry fields", 74),
@@ -109,6 +120,16 @@ public final class Microversions {
     /** Whether a response at {@code version} shows the node field {@code field}. */
     public static boolean shows(String field, ApiVersion version) {
         return version.atLeast(FIELDS.getOrDefault(field, 1));
+    }
+
+    /** Whether a response at {@code version} shows the port field {@code field}. */
+    public static boolean showsPortField(String field, ApiVersion version) {
+        return version.atLeast(PORT_FIELDS.getOrDefault(field, 1));
+    }
+
+    /** A port body that writes {@code field} needs the version that introduced it. */
+    public static void requirePortField(String field, ApiVersion version) {
+        require("the port field \"" + field + "\"", PORT_FIELDS.getOrDefault(field, 1), version);
     }
 
     /** A request body that writes {@code field} (POST, PATCH) needs the version that introduced it. */

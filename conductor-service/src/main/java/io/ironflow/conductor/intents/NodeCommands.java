@@ -20,16 +20,21 @@ import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.events.AttachVif;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
+import io.ironflow.events.CreatePort;
 import io.ironflow.events.DeleteNode;
+import io.ironflow.events.DeletePort;
+import io.ironflow.events.DetachVif;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetBootMode;
 import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.SetSecureBoot;
 import io.ironflow.events.UpdateNode;
+import io.ironflow.events.UpdatePort;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -44,6 +49,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.hibernate.reactive.common.AffectedEntities;
 
 /**
@@ -101,6 +107,16 @@ public class NodeCommands {
                 return whileReserved(change, n -> ManagementSettings.setBootMode(n, bootMode.getTarget()), 202);
             } else if (command instanceof SetSecureBoot secureBoot) {
                 return whileReserved(change, n -> ManagementSettings.setSecureBoot(n, secureBoot.getTarget()), 202);
+            } else if (command instanceof CreatePort port) {
+                return whileReservedAsync(change, n -> PortCommands.create(n, port), 201);
+            } else if (command instanceof UpdatePort port) {
+                return whileReservedAsync(change, n -> PortCommands.update(n, port), 200);
+            } else if (command instanceof DeletePort port) {
+                return whileReservedAsync(change, n -> PortCommands.delete(n, port), 204);
+            } else if (command instanceof AttachVif vif) {
+                return whileReservedAsync(change, n -> PortCommands.attachVif(n, vif), 204);
+            } else if (command instanceof DetachVif vif) {
+                return whileReservedAsync(change, n -> PortCommands.detachVif(n, vif), 204);
             }
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         });
@@ -261,6 +277,22 @@ public class NodeCommands {
         NodeEntity node = change.node();
         return reserve(node).flatMap(x -> {
             edit.accept(node);
+            node.reservation = null;
+            change.touched();
+            return change.announce();
+        }).replaceWith(() -> Outcome.done(code, node));
+    }
+
+    /**
+     * As {@link #whileReserved}, for an edit that also writes other tables (ports): its checks throw a Rejection
+     * before anything is written, and the reservation is taken only once they pass.
+     */
+    private Uni<Outcome> whileReservedAsync(NodeChange change, Function<NodeEntity, Uni<Void>> edit, int code) {
+        NodeEntity node = change.node();
+        if (node.reservation != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        }
+        return edit.apply(node).flatMap(x -> {
             node.reservation = null;
             change.touched();
             return change.announce();

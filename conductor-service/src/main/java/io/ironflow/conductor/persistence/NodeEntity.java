@@ -85,6 +85,9 @@ public class NodeEntity extends PanacheEntityBase {
     @Column(name = "secure_boot")
     public Boolean secureBoot;
     public String shard;
+    /** The node's ports by uuid, as the ports table holds them (V22): the snapshot's copy. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    public Map<String, Object> ports = new HashMap<>();
 
     public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
         NodeEntity entity = new NodeEntity();

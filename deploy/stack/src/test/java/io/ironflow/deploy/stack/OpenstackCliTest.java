@@ -545,7 +545,7 @@ class OpenstackCliTest {
     // ---------------------------------------------------------------- abort in clean wait
 
     @Test
-    @Order(50)
+    @Order(55)
     void abortInCleanWaitEndsInCleanFailed() throws Exception {
         cli("baremetal", "node", "manage", "n4", "--wait", "60").ok();
         Path steps = Files.writeString(dataDir.resolve("slow-step.json"), "[{\"interface\": \"deploy\", \"step\": \"erase_devices\"}]");
@@ -562,6 +562,47 @@ class OpenstackCliTest {
         assertTrue(provide.message().contains("while it is in state \"clean failed\". (HTTP 400)"), provide::toString);
         cli("baremetal", "node", "manage", "n4", "--wait", "60").ok();
         assertStable("n4", "manageable");
+    }
+
+    // ---------------------------------------------------------------- ports and VIFs
+
+    @Test
+    @Order(56)
+    void portsAreCreatedListedAndTheirAddressIsUnique() throws Exception {
+        String n2 = show("n2").get("uuid").asText();
+        JsonNode port = cli("baremetal", "port", "create", "52:54:00:12:34:56", "--node", n2, "--extra", "nic=eth0",
+                "-f", "json").ok().json();
+        assertEquals("52:54:00:12:34:56", port.get("address").asText(), port.toString());
+        assertEquals(n2, port.get("node_uuid").asText(), port.toString());
+        assertTrue(port.get("pxe_enabled").asBoolean(), port.toString());
+        cli("baremetal", "port", "create", "52:54:00:12:34:57", "--node", n2).ok();
+
+        JsonNode rows = cli("baremetal", "port", "list", "--node", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("52:54:00:12:34:56", "52:54:00:12:34:57"), column(rows, "Address"), rows.toString());
+        JsonNode shown = cli("baremetal", "port", "show", port.get("uuid").asText(), "-f", "json").ok().json();
+        assertEquals("eth0", shown.get("extra").get("nic").asText(), shown.toString());
+
+        Run taken = cli("baremetal", "port", "create", "52:54:00:12:34:56", "--node", n2).failed();
+        assertTrue(taken.message().contains("A port with MAC address 52:54:00:12:34:56 already exists. (HTTP 409)"),
+                taken::toString);
+    }
+
+    @Test
+    @Order(57)
+    void vifsAreAttachedToFreePortsListedAndDetached() throws Exception {
+        cli("baremetal", "node", "vif", "attach", "n2", "vif-a").ok();
+        cli("baremetal", "node", "vif", "attach", "n2", "vif-b").ok();
+        JsonNode vifs = cli("baremetal", "node", "vif", "list", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("vif-a", "vif-b"), column(vifs, "ID"), vifs.toString());
+        Run full = cli("baremetal", "node", "vif", "attach", "n2", "vif-c").failed();
+        assertTrue(full.message().contains("not enough free physical ports"), full::toString);
+        JsonNode ports = cli("baremetal", "port", "list", "--node", "n2", "--long", "-f", "json").ok().json();
+        Set<String> held = new HashSet<>();
+        ports.forEach(p -> held.add(p.get("Internal Info").get("tenant_vif_port_id").asText()));
+        assertEquals(Set.of("vif-a", "vif-b"), held, "Ironic keeps a VIF in its port's internal_info: " + ports);
+        cli("baremetal", "node", "vif", "detach", "n2", "vif-a").ok();
+        vifs = cli("baremetal", "node", "vif", "list", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("vif-b"), column(vifs, "ID"), vifs.toString());
     }
 
     // ---------------------------------------------------------------- drivers
