@@ -43,7 +43,7 @@ class ApiCompatibilityTest {
         JsonNode doc = JSON.readTree(root.asString());
         assertEquals("v1", doc.at("/default_version/id").asText());
         assertEquals("1.1", doc.at("/default_version/min_version").asText());
-        assertEquals("1.65", doc.at("/default_version/version").asText());
+        assertEquals("1.82", doc.at("/default_version/version").asText());
         assertEquals("CURRENT", doc.at("/versions/0/status").asText());
 
         for (String path : List.of("/v1", "/v1/")) {
@@ -54,10 +54,10 @@ class ApiCompatibilityTest {
             assertEquals("v1", body.at("/version/id").asText());
             assertEquals("CURRENT", body.at("/version/status").asText());
             assertEquals("1.1", body.at("/version/min_version").asText());
-            assertEquals("1.65", body.at("/version/version").asText());
+            assertEquals("1.82", body.at("/version/version").asText());
             assertTrue(body.at("/nodes/0/href").asText().endsWith("/v1/nodes/"));
             assertEquals("1.1", v1.header("X-OpenStack-Ironic-API-Minimum-Version"));
-            assertEquals("1.65", v1.header("X-OpenStack-Ironic-API-Maximum-Version"));
+            assertEquals("1.82", v1.header("X-OpenStack-Ironic-API-Maximum-Version"));
         }
     }
 
@@ -72,7 +72,7 @@ class ApiCompatibilityTest {
         assertEquals("enroll", old.path("provision_state"));
 
         Response latest = Api.latest().get("/v1/nodes/" + uuid);
-        assertEquals("1.65", latest.header("X-OpenStack-Ironic-API-Version"));
+        assertEquals("1.82", latest.header("X-OpenStack-Ironic-API-Version"));
         assertEquals(Boolean.FALSE, latest.path("retired"));
         assertTrue(latest.path("name").toString().startsWith("v-"));
 
@@ -83,22 +83,22 @@ class ApiCompatibilityTest {
 
         Response missing = Api.latest().get("/v1/no-such-thing");
         assertEquals(404, missing.statusCode());
-        assertEquals("1.65", missing.header("X-OpenStack-Ironic-API-Maximum-Version"));
+        assertEquals("1.82", missing.header("X-OpenStack-Ironic-API-Maximum-Version"));
     }
 
     @Test
     void anUnservedVersionIs406WithTheRange() throws Exception {
-        for (String asked : List.of("1.66", "1.0", "2.1", "one.two", "1")) {
+        for (String asked : List.of("1.83", "1.0", "2.1", "one.two", "1")) {
             Response response = given().header("X-OpenStack-Ironic-API-Version", asked).get("/v1/nodes");
             assertEquals(406, response.statusCode(), asked);
             assertEquals("1.1", response.header("X-OpenStack-Ironic-API-Minimum-Version"));
-            assertEquals("1.65", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
+            assertEquals("1.82", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
             String fault = JSON.readTree(JSON.readTree(response.asString()).get("error_message").asText())
                     .get("faultstring").asText();
             assertTrue(fault.contains(asked), fault);
         }
-        String fault = faultOf(given().header("X-OpenStack-Ironic-API-Version", "1.78").get("/v1/nodes"));
-        assertTrue(fault.contains("The supported version range is: [1.1, 1.65]"), fault);
+        String fault = faultOf(given().header("X-OpenStack-Ironic-API-Version", "1.90").get("/v1/nodes"));
+        assertTrue(fault.contains("The supported version range is: [1.1, 1.82]"), fault);
     }
 
     @Test
@@ -109,8 +109,8 @@ class ApiCompatibilityTest {
         assertEquals(406, manage.statusCode());
         assertTrue(faultOf(manage).contains("1.4"), faultOf(manage));
 
-        Response deploy = Api.latest().contentType("application/json").body("{\"target\": \"deploy\"}")
-                .put("/v1/nodes/" + uuid + "/states/provision");
+        Response deploy = given().header("X-OpenStack-Ironic-API-Version", "1.72").contentType("application/json")
+                .body("{\"target\": \"undeploy\"}").put("/v1/nodes/" + uuid + "/states/provision");
         assertEquals(406, deploy.statusCode(), "deploy/undeploy names came with 1.73");
 
         Response create = given().header("X-OpenStack-Ironic-API-Version", "1.64").contentType("application/json")

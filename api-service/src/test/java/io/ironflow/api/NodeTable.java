@@ -70,6 +70,19 @@ final class NodeTable {
         }
     }
 
+    /** Runs one statement as the conductor's role would (history rows, the fake-hardware record, new columns). */
+    static void execute(String jdbcUrl, String sql, Object... values) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+                PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                s.setObject(i + 1, values[i]);
+            }
+            s.execute();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot run " + sql, e);
+        }
+    }
+
     record Row(String name, String provisionState, String targetProvisionState, String powerState,
             String targetPowerState, String lastError, String reservation, Instant provisionUpdatedAt) {
 

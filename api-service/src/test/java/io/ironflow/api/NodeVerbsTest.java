@@ -160,7 +160,7 @@ class NodeVerbsTest extends WithFakeConductor {
         assertEquals("clean", action.getTarget());
         assertEquals(JSON.readTree(steps), JSON.readTree(action.getCleanSteps()));
         assertEquals(JSON.readTree("{\"meta_data\": {\"k\": \"v\"}}"), JSON.readTree(action.getConfigDrive()));
-        assertNull(action.getDisableRamdisk(), "disable_ramdisk came with 1.70, newer than Ironflow serves");
+        assertNull(action.getDisableRamdisk(), "not asked for");
         assertNull(action.getRescuePassword());
     }
 

@@ -58,7 +58,7 @@ class RequestHardeningTest extends WithFakeConductor {
         assertEquals(400, response.status(), target + " " + response.body());
         String fault = clientFault(response.body());
         assertTrue(fault.startsWith("The request URL is not valid"), fault);
-        assertEquals("1.65", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
+        assertEquals("1.82", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
         for (String method : List.of("DELETE", "PATCH", "PUT")) {
             RawHttp.Reply write = raw(method, target, "[{\"op\": \"remove\", \"path\": \"/extra/a\"}]");
             assertEquals(400, write.status(), method + " " + target + " " + write.body());
@@ -174,13 +174,13 @@ class RequestHardeningTest extends WithFakeConductor {
             assertEquals(406, response.statusCode(), header + ": " + asked + " " + response.asString());
             String fault = clientFault(response.asString());
             assertTrue(fault.contains("Invalid value for X-OpenStack-Ironic-API-Version header")
-                    || fault.contains("The supported version range is: [1.1, 1.65]"), fault);
-            assertEquals("1.65", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
+                    || fault.contains("The supported version range is: [1.1, 1.82]"), fault);
+            assertEquals("1.82", response.header("X-OpenStack-Ironic-API-Maximum-Version"));
         }
         String fault = clientFault(given().header("X-OpenStack-Ironic-API-Version", "99999999999999999999.1")
                 .get("/v1/nodes").asString());
         assertEquals("Mutually exclusive versions requested. Version 99999999999999999999.1 requested but not"
-                + " supported by this service. The supported version range is: [1.1, 1.65].", fault);
+                + " supported by this service. The supported version range is: [1.1, 1.82].", fault);
     }
 
     // ---- body size
@@ -207,7 +207,7 @@ class RequestHardeningTest extends WithFakeConductor {
         RawHttp.Reply chunked = new RawHttp(root).send("POST", "/v1/nodes", json, over.getBytes(StandardCharsets.UTF_8), true);
         assertEquals(413, chunked.status(), chunked.body());
         assertEquals("Request is too large. Larger than max_request_body_size (114688).", clientFault(chunked.body()));
-        assertEquals("1.65", chunked.header("X-OpenStack-Ironic-API-Maximum-Version"));
+        assertEquals("1.82", chunked.header("X-OpenStack-Ironic-API-Maximum-Version"));
         RawHttp.Reply small = new RawHttp(root).send("POST", "/v1/nodes", json,
                 "{\"driver\": \"fake-hardware\", \"name\": 5}".getBytes(StandardCharsets.UTF_8), true);
         assertEquals(400, small.status(), small.body());

@@ -61,9 +61,19 @@ public enum Topic {
         return Optional.ofNullable(valueSchema);
     }
 
+    /**
+     * How long ironflow.node-events keeps a transition: 90 days, chosen rather than the broker's 7-day default.
+     * Node history (GET /v1/nodes/{id}/history) is projected from it into the conductor's node_history table, which
+     * keeps every entry; the topic's retention is how far back that table (or any other reader) can be rebuilt.
+     */
+    public static final long NODE_EVENTS_RETENTION_MS = 90L * 24 * 60 * 60 * 1000;
+
     /** Topic-level configs to create the topic with. */
     public Map<String, String> configs() {
-        return compacted ? Map.of("cleanup.policy", "compact") : Map.of();
+        if (compacted) {
+            return Map.of("cleanup.policy", "compact");
+        }
+        return this == NODE_EVENTS ? Map.of("retention.ms", Long.toString(NODE_EVENTS_RETENTION_MS)) : Map.of();
     }
 
     public static List<Topic> all() {

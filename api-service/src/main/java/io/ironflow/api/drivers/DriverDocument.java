@@ -2,6 +2,7 @@ package io.ironflow.api.drivers;
 
 import io.ironflow.api.nodes.NodeDocument;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,20 @@ public final class DriverDocument {
     public static final List<String> INTERFACE_TYPES = List.of("bios", "boot", "console", "deploy", "inspect", "management",
             "network", "power", "raid", "rescue", "storage", "vendor");
 
+    /** Every field of a detailed driver document, for Ironic 1.77's {@code ?fields=}. */
+    static final List<String> FIELDS = fields();
+
     private DriverDocument() {
+    }
+
+    private static List<String> fields() {
+        List<String> fields = new ArrayList<>(List.of("name", "hosts", "type"));
+        for (String type : INTERFACE_TYPES) {
+            fields.add("default_" + type + "_interface");
+            fields.add("enabled_" + type + "_interfaces");
+        }
+        fields.addAll(List.of("links", "properties"));
+        return List.copyOf(fields);
     }
 
     /** {@code name, hosts, type, links, properties}; {@code detail} adds default_/enabled_ per interface type. */

@@ -21,8 +21,9 @@ import java.util.UUID;
 record CreateNodeRequest(String uuid, CreateNode command) {
 
     private static final Set<String> STRING_FIELDS =
-            Set.of("name", "resource_class", "owner", "lessee", "description", "conductor_group", "uuid");
-    private static final Set<String> DICT_FIELDS = Set.of("driver_info", "properties", "extra", "instance_info");
+            Set.of("name", "resource_class", "owner", "lessee", "description", "conductor_group", "uuid", "shard");
+    private static final Set<String> DICT_FIELDS = Set.of("driver_info", "properties", "extra", "instance_info",
+            "network_data");
 
     static CreateNodeRequest parse(String body, ApiVersion version) {
         ObjectNode node = JsonBody.object(body, "the node");
@@ -71,6 +72,8 @@ record CreateNodeRequest(String uuid, CreateNode command) {
                 .setDescription(text(node, "description"))
                 .setAutomatedClean(node.hasNonNull("automated_clean") ? node.get("automated_clean").asBoolean() : null)
                 .setConductorGroup(node.hasNonNull("conductor_group") ? node.get("conductor_group").asText() : "")
+                .setNetworkData(dict(node, "network_data"))
+                .setShard(text(node, "shard"))
                 .build();
         return new CreateNodeRequest(uuid.toLowerCase(), command);
     }

@@ -18,7 +18,7 @@ import java.util.Map;
  * here: NUL characters and lone surrogates (text and jsonb reject them), numbers beyond a double's range (jsonb
  * cannot store Infinity), and nesting deeper than {@link #MAX_DEPTH}.
  */
-final class JsonBody {
+public final class JsonBody {
 
     /** Levels of arrays and objects a body may nest (a PATCH value sits two levels down already). */
     static final int MAX_DEPTH = 32;
@@ -31,7 +31,7 @@ final class JsonBody {
     }
 
     /** The body as JSON; an empty body reads as a missing node. Malformed JSON is a 400. */
-    static JsonNode parse(String body) {
+    public static JsonNode parse(String body) {
         JsonNode tree;
         try {
             tree = JSON.readTree(body == null ? "" : body);
@@ -77,7 +77,7 @@ final class JsonBody {
     }
 
     /** The body as a JSON object, else a 400 saying what it should describe. */
-    static ObjectNode object(String body, String describing) {
+    public static ObjectNode object(String body, String describing) {
         if (!(parse(body) instanceof ObjectNode node)) {
             throw ApiError.badRequest("The request body must be a JSON object describing " + describing + ".");
         }
@@ -85,7 +85,7 @@ final class JsonBody {
     }
 
     /** Ironic's message for a value of the wrong type or shape; a long value is shortened. */
-    static ApiError invalid(String field, JsonNode value, String expected) {
+    public static ApiError invalid(String field, JsonNode value, String expected) {
         String shown = value.isTextual() ? value.textValue() : value.toString();
         return ApiError.badRequest("Invalid input for field/attribute " + RequestText.excerpt(field) + ". Value: '"
                 + RequestText.excerpt(shown) + "'. Expected " + expected + ".");
@@ -105,7 +105,7 @@ final class JsonBody {
     }
 
     /** A required, non-blank string field. */
-    static String requiredText(ObjectNode node, String field) {
+    public static String requiredText(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             throw missing(field);
@@ -117,11 +117,41 @@ final class JsonBody {
     }
 
     /** An optional string field: absent or null reads as null, anything but a string is a 400. */
-    static String optionalText(ObjectNode node, String field) {
+    public static String optionalText(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (value != null && !value.isNull() && !value.isTextual()) {
             throw invalid(field, value, "a string");
         }
         return text(node, field);
+    }
+
+    /** A dictionary field as JSON object text: absent or null is {@code {}}, anything but an object 400. */
+    public static String dict(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return "{}";
+        }
+        if (!value.isObject()) {
+            throw invalid(field, value, "a JSON object");
+        }
+        return value.toString();
+    }
+
+    /** An optional string of at most {@code max} characters. */
+    public static String optionalText(ObjectNode node, String field, int max) {
+        String text = optionalText(node, field);
+        if (text != null && text.length() > max) {
+            throw invalid(field, node.get(field), "a string of at most " + max + " characters");
+        }
+        return text;
+    }
+
+    /** A UUID field, in canonical lower-case form. */
+    public static String uuid(ObjectNode node, String field) {
+        String text = requiredText(node, field);
+        if (NodeReader.parseUuid(text) == null) {
+            throw ApiError.badRequest("Expected a UUID for " + field + " but received " + RequestText.excerpt(text) + ".");
+        }
+        return text.toLowerCase();
     }
 }

@@ -46,7 +46,7 @@ public final class NodeDocument {
     private static final Map<String, Field> TABLE = table();
 
     /** Every field of a node, in rendering order. */
-    static final List<String> FIELDS = List.copyOf(TABLE.keySet());
+    public static final List<String> FIELDS = List.copyOf(TABLE.keySet());
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {
@@ -94,13 +94,17 @@ public final class NodeDocument {
         t.put("deploy_step", (n, r) -> Map.of()); // deploy steps are not built
         t.put("raid_config", (n, r) -> Map.of());
         t.put("target_raid_config", (n, r) -> Map.of());
-        t.put("traits", (n, r) -> List.of());
+        t.put("traits", (n, r) -> List.copyOf(n.getTraits()));
         t.put("allocation_uuid", (n, r) -> null);
         t.put("inspection_started_at", (n, r) -> null);
         t.put("inspection_finished_at", (n, r) -> null);
         t.put("created_at", (n, r) -> time(n.getCreatedAt()));
         t.put("updated_at", (n, r) -> time(n.getUpdatedAt()));
         t.put("provision_updated_at", (n, r) -> time(n.getProvisionUpdatedAt()));
+        t.put("network_data", (n, r) -> dict(n.getNetworkData()));
+        t.put("boot_mode", (n, r) -> n.getBootMode());
+        t.put("secure_boot", (n, r) -> n.getSecureBoot());
+        t.put("shard", (n, r) -> n.getShard());
         for (String type : DriverDocument.INTERFACE_TYPES) {
             t.put(type + "_interface", (n, r) -> r.interfaces().getOrDefault(n.getDriver(), Map.of()).get(type));
         }

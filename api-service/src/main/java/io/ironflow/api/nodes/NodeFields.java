@@ -17,19 +17,20 @@ import java.util.regex.Pattern;
 final class NodeFields {
 
     /** String fields and the most characters each may have (Ironic's columns; description: its API's limit). */
-    static final Map<String, Integer> STRINGS = Map.of(
-            "name", 255,
-            "description", 4096,
-            "owner", 255,
-            "lessee", 255,
-            "resource_class", 80,
-            "conductor_group", 255,
-            "retired_reason", 4096,
-            "instance_uuid", 36,
-            "uuid", 36,
-            "driver", 255);
+    static final Map<String, Integer> STRINGS = Map.ofEntries(
+            Map.entry("name", 255),
+            Map.entry("description", 4096),
+            Map.entry("owner", 255),
+            Map.entry("lessee", 255),
+            Map.entry("resource_class", 80),
+            Map.entry("conductor_group", 255),
+            Map.entry("retired_reason", 4096),
+            Map.entry("instance_uuid", 36),
+            Map.entry("uuid", 36),
+            Map.entry("driver", 255),
+            Map.entry("shard", 255));
     /** Dictionary fields: a JSON object each. */
-    static final Set<String> DICTS = Set.of("driver_info", "properties", "extra", "instance_info");
+    static final Set<String> DICTS = Set.of("driver_info", "properties", "extra", "instance_info", "network_data");
     /** Boolean fields: a JSON boolean, or (Ironic's strict bool_from_string) its text form where Ironic takes it. */
     static final Set<String> BOOLEANS = Set.of("retired", "automated_clean");
 

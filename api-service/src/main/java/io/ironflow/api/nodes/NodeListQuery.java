@@ -30,8 +30,7 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
             "lessee", "conductor_group", "conductor", "fault");
     private static final Set<String> BOOLEAN_FILTERS = Set.of("maintenance", "retired", "associated");
     /** Ironic filters Ironflow has no data for: refused rather than silently ignored. */
-    private static final Set<String> UNSUPPORTED = Set.of("chassis_uuid", "include_children", "parent_node", "shard",
-            "sharded");
+    private static final Set<String> UNSUPPORTED = Set.of("chassis_uuid", "include_children", "parent_node");
     /** What each sortable field sorts by: nulls folded into a value so the keyset comparison stays total. */
     private static final Map<String, String> SORT_EXPRESSIONS = sortExpressions();
     /** Ironic's node fields; anything else in {@code fields} is refused. */
@@ -64,6 +63,20 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
                     conditions.add(name + " = $" + values.size());
                 }
             }
+        }
+        String shards = single(parameters, "shard");
+        if (shards != null) { // Ironic 1.82: a comma-separated list of shards
+            List<String> names = Arrays.stream(shards.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+            if (names.isEmpty()) {
+                throw ApiError.badRequest("Invalid input for field/attribute shard. Value: '" + shards + "'. Expected a"
+                        + " comma-separated list of shards.");
+            }
+            values.add(names.toArray(String[]::new));
+            conditions.add("shard = ANY($" + values.size() + ")");
+        }
+        String sharded = single(parameters, "sharded");
+        if (sharded != null) {
+            conditions.add(bool("sharded", sharded) ? "shard IS NOT NULL" : "shard IS NULL");
         }
         String instanceUuid = single(parameters, "instance_uuid");
         if (instanceUuid != null) {

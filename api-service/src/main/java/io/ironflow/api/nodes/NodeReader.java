@@ -22,7 +22,8 @@ public class NodeReader {
             + "instance_uuid, resource_class, owner, lessee, description, automated_clean, conductor_group, "
             + "provision_state, target_provision_state, power_state, target_power_state, maintenance, "
             + "maintenance_reason, retired, retired_reason, last_error, reservation, conductor, "
-            + "clean_step::text AS clean_step, revision, created_at, updated_at, provision_updated_at";
+            + "clean_step::text AS clean_step, revision, created_at, updated_at, provision_updated_at, traits, "
+            + "network_data::text AS network_data, boot_mode, secure_boot, shard";
 
     private final Pool client;
 
@@ -74,7 +75,7 @@ public class NodeReader {
         });
     }
 
-    static UUID parseUuid(String value) {
+    public static UUID parseUuid(String value) {
         try {
             UUID uuid = UUID.fromString(value);
             return uuid.toString().equalsIgnoreCase(value) ? uuid : null;
@@ -115,6 +116,11 @@ public class NodeReader {
                 .setCreatedAt(instant(row, "created_at"))
                 .setUpdatedAt(instant(row, "updated_at"))
                 .setProvisionUpdatedAt(instant(row, "provision_updated_at"))
+                .setTraits(List.of(row.getArrayOfStrings("traits")))
+                .setNetworkData(json(row, "network_data"))
+                .setBootMode(row.getString("boot_mode"))
+                .setSecureBoot(row.getBoolean("secure_boot"))
+                .setShard(row.getString("shard"))
                 .build();
     }
 

@@ -47,6 +47,22 @@ public class NodeStatesResource {
     }
 
     @PUT
+    @Path("/boot_mode")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<RestResponse<Void>> bootMode(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
+        return commands.send(ident, ManagementStateRequest.bootMode(body, version.get()))
+                .map(result -> NodeCommands.acceptedStates(result, uri.getBaseUri()));
+    }
+
+    @PUT
+    @Path("/secure_boot")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<RestResponse<Void>> secureBoot(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
+        return commands.send(ident, ManagementStateRequest.secureBoot(body, version.get()))
+                .map(result -> NodeCommands.acceptedStates(result, uri.getBaseUri()));
+    }
+
+    @PUT
     @Path("/power")
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Void>> power(@PathParam("ident") String ident, String body, @Context UriInfo uri) {

@@ -34,8 +34,17 @@ record ProvisionStateRequest(ProvisionAction command) {
         }
         String target = JsonBody.requiredText(node, "target");
         Microversions.requireVerb(target, version);
-        if (node.has("disable_ramdisk")) { // Ironic 1.70, newer than Ironflow serves
+        Boolean disableRamdisk = null;
+        if (node.has("disable_ramdisk")) { // Ironic 1.70
             Microversions.requireProvisionField("disable_ramdisk", version);
+            JsonNode value = node.get("disable_ramdisk");
+            if (!value.isBoolean() && !value.isNull()) {
+                throw JsonBody.invalid("disable_ramdisk", value, "a boolean");
+            }
+            disableRamdisk = value.isNull() ? null : value.booleanValue();
+            if (Boolean.TRUE.equals(disableRamdisk) && !target.equals("clean")) { // Ironic's check, in its API
+                throw ApiError.badRequest("\"disable_ramdisk\" is only valid when setting target provision state to clean");
+            }
         }
         JsonNode cleanSteps = node.get("clean_steps");
         if (cleanSteps != null && !cleanSteps.isNull() && !cleanSteps.isArray()) {
@@ -47,6 +56,7 @@ record ProvisionStateRequest(ProvisionAction command) {
                 .setCleanSteps(cleanSteps == null || cleanSteps.isNull() ? null : cleanSteps.toString())
                 .setRescuePassword(JsonBody.optionalText(node, "rescue_password"))
                 .setConfigDrive(configDrive(node.get("configdrive")))
+                .setDisableRamdisk(disableRamdisk)
                 .build());
     }
 

@@ -15,7 +15,7 @@ public record ApiVersion(int minor) {
 
     public static final ApiVersion MIN = new ApiVersion(1);
     /** The newest version whose node-resource features Ironflow honours: see docs/api-compat.md. */
-    public static final ApiVersion MAX = new ApiVersion(65);
+    public static final ApiVersion MAX = new ApiVersion(82);
 
     public static final String HEADER = "X-OpenStack-Ironic-API-Version";
     public static final String STANDARD_HEADER = "OpenStack-API-Version";

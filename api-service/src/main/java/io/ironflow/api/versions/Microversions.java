@@ -2,6 +2,7 @@ package io.ironflow.api.versions;
 
 import static java.util.Map.entry;
 
+import io.ironflow.api.errors.ApiError;
 import java.util.Map;
 
 /**
@@ -46,7 +47,20 @@ public final class Microversions {
             entry("allocation_uuid", 52),
             entry("retired", 61),
             entry("retired_reason", 61),
-            entry("lessee", 65));
+            entry("lessee", 65),
+            entry("network_data", 66),
+            entry("boot_mode", 75),
+            entry("secure_boot", 75),
+            entry("shard", 82));
+
+    /** Port fields by the version that introduced them. */
+    private static final Map<String, Integer> PORT_FIELDS = Map.ofEntries(
+            entry("internal_info", 18),
+            entry("local_link_connection", 19),
+            entry("pxe_enabled", 19),
+            entry("portgroup_uuid", 24),
+            entry("physical_network", 34),
+            entry("is_smartnic", 53));
 
     /** Query parameters of GET /v1/nodes by the version that introduced them. */
     private static final Map<String, Integer> LIST_PARAMETERS = Map.ofEntries(
@@ -60,7 +74,9 @@ public final class Microversions {
             entry("owner", 50),
             entry("description_contains", 51),
             entry("retired", 61),
-            entry("lessee", 65));
+            entry("lessee", 65),
+            entry("shard", 82),
+            entry("sharded", 82));
 
     /** Provision targets by the version that introduced them (Ironic's MIN_VERB_VERSIONS). */
     private static final Map<String, Integer> VERBS = Map.ofEntries(
@@ -78,6 +94,23 @@ public final class Microversions {
     /** Fields of the provision state change newer than the verbs that use them. */
     private static final Map<String, Integer> PROVISION_FIELDS = Map.of("disable_ramdisk", 70);
 
+    /**
+     * Endpoints and parameters newer than 1.1 outside the node document. A sub-resource asked for below its
+     * version is 404, as Ironic's controllers answer (the resource does not exist at that version); a parameter
+     * or a state change below its version is 406.
+     */
+    private static final Map<String, Integer> FEATURES = Map.ofEntries(
+            entry("ports of a node", 1),
+            entry("vifs", 28),
+            entry("traits", 37),
+            entry("bios", 40),
+            entry("bios registry fields", 74),
+            entry("boot_mode", 75),
+            entry("secure_boot", 75),
+            entry("driver fields", 77),
+            entry("history", 78),
+            entry("shards", 82));
+
     /** Power targets: the soft ones came with 1.27. */
     private static final Map<String, Integer> POWER_TARGETS = Map.of("soft power off", 27, "soft rebooting", 27);
 
@@ -87,6 +120,16 @@ public final class Microversions {
     /** Whether a response at {@code version} shows the node field {@code field}. */
     public static boolean shows(String field, ApiVersion version) {
         return version.atLeast(FIELDS.getOrDefault(field, 1));
+    }
+
+    /** Whether a response at {@code version} shows the port field {@code field}. */
+    public static boolean showsPortField(String field, ApiVersion version) {
+        return version.atLeast(PORT_FIELDS.getOrDefault(field, 1));
+    }
+
+    /** A port body that writes {@code field} needs the version that introduced it. */
+    public static void requirePortField(String field, ApiVersion version) {
+        require("the port field \"" + field + "\"", PORT_FIELDS.getOrDefault(field, 1), version);
     }
 
     /** A request body that writes {@code field} (POST, PATCH) needs the version that introduced it. */
@@ -108,6 +151,28 @@ public final class Microversions {
 
     public static void requirePowerTarget(String target, ApiVersion version) {
         require("the power target \"" + target + "\"", POWER_TARGETS.getOrDefault(target, 1), version);
+    }
+
+    /** A sub-resource ({@link #FEATURES}) at a version older than it: 404, as Ironic. */
+    public static void requireResource(String feature, ApiVersion version, String path) {
+        if (!version.atLeast(FEATURES.get(feature))) {
+            throw ApiError.notFound("The resource could not be found: " + path + " needs API version 1."
+                    + FEATURES.get(feature) + " or later; the request asked for " + version + ".");
+        }
+    }
+
+    /** A parameter or state change ({@link #FEATURES}) at a version older than it: 406. */
+    public static void requireFeature(String feature, ApiVersion version) {
+        require(feature, FEATURES.get(feature), version);
+    }
+
+    public static boolean allows(String feature, ApiVersion version) {
+        return version.atLeast(FEATURES.get(feature));
+    }
+
+    /** The version that brought a list parameter of GET /v1/nodes, for the OpenAPI document. */
+    public static int sinceListParameter(String parameter) {
+        return LIST_PARAMETERS.getOrDefault(parameter, 1);
     }
 
     /** The version that brought a node field, for the compatibility table. */

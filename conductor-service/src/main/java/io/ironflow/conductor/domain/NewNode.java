@@ -1,5 +1,7 @@
 package io.ironflow.conductor.domain;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -7,7 +9,7 @@ import java.util.UUID;
 public record NewNode(UUID uuid, String name, String driver, Map<String, Object> driverInfo,
         Map<String, Object> properties, Map<String, Object> extra, Map<String, Object> instanceInfo,
         String resourceClass, String owner, String lessee, String description, Boolean automatedClean,
-        String conductorGroup) {
+        String conductorGroup, Map<String, Object> networkData, String shard) {
 
     /** Every node starts in enroll (Ironic API 1.11 and later). */
     public static final ProvisionState INITIAL_STATE = ProvisionState.ENROLL;
@@ -29,5 +31,7 @@ public record NewNode(UUID uuid, String name, String driver, Map<String, Object>
         properties = Map.copyOf(properties);
         extra = Map.copyOf(extra);
         instanceInfo = Map.copyOf(instanceInfo);
+        networkData = Collections.unmodifiableMap(new LinkedHashMap<>(networkData)); // network_data may hold nulls
+        NodeSettings.requireValidShard(shard);
     }
 }

@@ -18,14 +18,15 @@ public final class NodePatch {
     /** Top-level fields a patch may set or remove. */
     public static final Set<String> WRITABLE = Set.of("name", "description", "driver_info", "properties", "extra",
             "instance_info", "instance_uuid", "resource_class", "owner", "lessee", "automated_clean",
-            "conductor_group", "retired", "retired_reason");
+            "conductor_group", "retired", "retired_reason", "network_data", "shard");
     /** Dictionaries whose members a patch may address one by one (/extra/foo). */
-    private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info");
+    private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info",
+            "network_data");
     /** Booleans Ironic also takes as text ("True", "no", ...), which is how the openstack CLI sends them. */
     private static final Set<String> BOOLEANS = Set.of("retired", "automated_clean");
     /** Fields whose value is text (or null); Ironic's API types them as strings. */
     private static final Set<String> TEXTS = Set.of("name", "description", "instance_uuid", "resource_class", "owner",
-            "lessee", "conductor_group", "retired_reason");
+            "lessee", "conductor_group", "retired_reason", "shard");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private NodePatch() {

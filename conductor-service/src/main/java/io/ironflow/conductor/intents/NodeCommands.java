@@ -4,11 +4,13 @@ import io.ironflow.conductor.domain.Drivers;
 import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.NodePatch;
+import io.ironflow.conductor.domain.NodeSettings;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionRequest;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.Traits;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
@@ -18,13 +20,21 @@ import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.events.AttachVif;
 import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
+import io.ironflow.events.CreatePort;
 import io.ironflow.events.DeleteNode;
+import io.ironflow.events.DeletePort;
+import io.ironflow.events.DetachVif;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.SetBootMode;
 import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.SetSecureBoot;
 import io.ironflow.events.UpdateNode;
+import io.ironflow.events.UpdatePort;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -34,10 +44,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.hibernate.reactive.common.AffectedEntities;
 
 /**
@@ -76,7 +88,7 @@ public class NodeCommands {
             if (node == null) {
                 throw Rejection.notFound("Node " + uuid + " could not be found.");
             }
-            NodeChange change = new NodeChange(node, intent.getIntentId(), conductor.name());
+            NodeChange change = new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name());
             if (command instanceof ProvisionAction action) {
                 return provision(change, action);
             } else if (command instanceof ChangePowerState power) {
@@ -87,6 +99,24 @@ public class NodeCommands {
                 return update(change, update);
             } else if (command instanceof DeleteNode) {
                 return delete(change);
+            } else if (command instanceof ChangeTraits traits) {
+                List<String> after = Traits.apply(node.uuid.toString(), List.of(node.traits), traits.getOperation(), traits.getTraits());
+                return whileReserved(change, n -> n.traits = after.toArray(String[]::new), 200);
+            } else if (command instanceof SetBootMode bootMode) {
+                NodeSettings.requireValidBootMode(bootMode.getTarget());
+                return whileReserved(change, n -> ManagementSettings.setBootMode(n, bootMode.getTarget()), 202);
+            } else if (command instanceof SetSecureBoot secureBoot) {
+                return whileReserved(change, n -> ManagementSettings.setSecureBoot(n, secureBoot.getTarget()), 202);
+            } else if (command instanceof CreatePort port) {
+                return whileReservedAsync(change, n -> PortCommands.create(n, port), 201);
+            } else if (command instanceof UpdatePort port) {
+                return whileReservedAsync(change, n -> PortCommands.update(n, port), 200);
+            } else if (command instanceof DeletePort port) {
+                return whileReservedAsync(change, n -> PortCommands.delete(n, port), 204);
+            } else if (command instanceof AttachVif vif) {
+                return whileReservedAsync(change, n -> PortCommands.attachVif(n, vif), 204);
+            } else if (command instanceof DetachVif vif) {
+                return whileReservedAsync(change, n -> PortCommands.detachVif(n, vif), 204);
             }
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         });
@@ -99,7 +129,8 @@ public class NodeCommands {
                 NodeSnapshots.dict("extra", command.getExtra()),
                 NodeSnapshots.dict("instance_info", command.getInstanceInfo()),
                 command.getResourceClass(), command.getOwner(), command.getLessee(), command.getDescription(),
-                command.getAutomatedClean(), command.getConductorGroup());
+                command.getAutomatedClean(), command.getConductorGroup(),
+                NodeSnapshots.dict("network_data", command.getNetworkData()), command.getShard());
         return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> {
             if (existing != null) {
                 throw Rejection.conflict("A node with UUID " + node.uuid() + " already exists.");
@@ -110,7 +141,7 @@ public class NodeCommands {
                 throw Rejection.conflict("A node with name " + node.name() + " already exists.");
             }
             NodeEntity entity = NodeEntity.enroll(node, conductor.name(), now());
-            NodeChange change = new NodeChange(entity, intent.getIntentId(), conductor.name());
+            NodeChange change = new NodeChange(entity, intent.getIntentId(), intent.getRequester(), conductor.name());
             change.enrolled();
             return entity.persist().flatMap(x -> change.announce()).replaceWith(Outcome.done(201, entity));
         });
@@ -207,6 +238,7 @@ public class NodeCommands {
         }
         String name = (String) document.get("name");
         NodeNames.requireValidName(name);
+        NodeSettings.requireValidShard((String) document.get("shard"));
         if (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo)) {
             Drivers.requireEnabled(node.driver);
         }
@@ -235,6 +267,7 @@ public class NodeCommands {
                 .flatMap(x -> Panache.getSession())
                 .flatMap(session -> session.detach(node)
                         .createNativeQuery("DELETE FROM nodes WHERE uuid = ?1", NODES).setParameter(1, node.uuid).executeUpdate())
+                .flatMap(x -> change.announceDeletion())
                 .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
                 .replaceWith(new Outcome(true, 204, null, null, null));
     }
@@ -244,6 +277,22 @@ public class NodeCommands {
         NodeEntity node = change.node();
         return reserve(node).flatMap(x -> {
             edit.accept(node);
+            node.reservation = null;
+            change.touched();
+            return change.announce();
+        }).replaceWith(() -> Outcome.done(code, node));
+    }
+
+    /**
+     * As {@link #whileReserved}, for an edit that also writes other tables (ports): its checks throw a Rejection
+     * before anything is written, and the reservation is taken only once they pass.
+     */
+    private Uni<Outcome> whileReservedAsync(NodeChange change, Function<NodeEntity, Uni<Void>> edit, int code) {
+        NodeEntity node = change.node();
+        if (node.reservation != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        }
+        return edit.apply(node).flatMap(x -> {
             node.reservation = null;
             change.touched();
             return change.announce();
@@ -279,6 +328,8 @@ public class NodeCommands {
         document.put("conductor_group", node.conductorGroup);
         document.put("retired", node.retired);
         document.put("retired_reason", node.retiredReason);
+        document.put("network_data", new LinkedHashMap<>(node.networkData));
+        document.put("shard", node.shard);
         return document;
     }
 
@@ -299,6 +350,8 @@ public class NodeCommands {
         node.conductorGroup = document.get("conductor_group") == null ? "" : (String) document.get("conductor_group");
         node.retired = Boolean.TRUE.equals(document.get("retired"));
         node.retiredReason = (String) document.get("retired_reason");
+        node.networkData = new HashMap<>((Map<String, Object>) document.get("network_data"));
+        node.shard = (String) document.get("shard");
     }
 
     private static Instant now() {

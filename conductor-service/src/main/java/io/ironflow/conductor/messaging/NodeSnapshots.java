@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.events.PortSnapshot;
 import io.ironflow.schemas.SecretFields;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 
 /** Node rows as the events describe them, and the JSON text the Avro contracts carry dictionaries in. */
@@ -51,7 +55,33 @@ public final class NodeSnapshots {
                 .setCreatedAt(node.createdAt)
                 .setUpdatedAt(node.updatedAt)
                 .setProvisionUpdatedAt(node.provisionUpdatedAt)
+                .setNetworkData(toJson(node.networkData))
+                .setBootMode(node.bootMode)
+                .setSecureBoot(node.secureBoot)
+                .setShard(node.shard)
+                .setTraits(List.of(node.traits))
+                .setPorts(ports(node))
                 .build();
+    }
+
+    /** The node's ports, oldest first (creation time, then uuid). */
+    @SuppressWarnings("unchecked")
+    private static List<PortSnapshot> ports(NodeEntity node) {
+        return node.ports.values().stream().map(p -> (Map<String, Object>) p)
+                .sorted(Comparator.comparing((Map<String, Object> p) -> (String) p.get("created_at"))
+                        .thenComparing(p -> (String) p.get("uuid")))
+                .map(p -> PortSnapshot.newBuilder()
+                        .setUuid((String) p.get("uuid"))
+                        .setAddress((String) p.get("address"))
+                        .setPxeEnabled(!Boolean.FALSE.equals(p.get("pxe_enabled")))
+                        .setPhysicalNetwork((String) p.get("physical_network"))
+                        .setLocalLinkConnection(toJson((Map<String, Object>) p.getOrDefault("local_link_connection", Map.of())))
+                        .setExtra(toJson((Map<String, Object>) p.getOrDefault("extra", Map.of())))
+                        .setInternalInfo(toJson((Map<String, Object>) p.getOrDefault("internal_info", Map.of())))
+                        .setCreatedAt(Instant.parse((String) p.get("created_at")))
+                        .setUpdatedAt(p.get("updated_at") == null ? null : Instant.parse((String) p.get("updated_at")))
+                        .build())
+                .toList();
     }
 
     /** Reads a dictionary field of an intent; anything but a JSON object is the sender's error. */

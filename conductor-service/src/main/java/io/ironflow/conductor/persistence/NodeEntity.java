@@ -75,6 +75,19 @@ public class NodeEntity extends PanacheEntityBase {
     public Instant updatedAt;
     @Column(name = "provision_updated_at")
     public Instant provisionUpdatedAt;
+    /** Sorted trait names (V20: text[]). */
+    public String[] traits = new String[0];
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "network_data")
+    public Map<String, Object> networkData = new HashMap<>();
+    @Column(name = "boot_mode")
+    public String bootMode;
+    @Column(name = "secure_boot")
+    public Boolean secureBoot;
+    public String shard;
+    /** The node's ports by uuid, as the ports table holds them (V22): the snapshot's copy. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    public Map<String, Object> ports = new HashMap<>();
 
     public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
         NodeEntity entity = new NodeEntity();
@@ -91,6 +104,8 @@ public class NodeEntity extends PanacheEntityBase {
         entity.description = node.description();
         entity.automatedClean = node.automatedClean();
         entity.conductorGroup = node.conductorGroup();
+        entity.networkData = new HashMap<>(node.networkData());
+        entity.shard = node.shard();
         entity.provisionState = NewNode.INITIAL_STATE.wire();
         entity.conductor = conductor;
         entity.revision = 1;

@@ -23,14 +23,22 @@ public final class NodeChange {
 
     private final NodeEntity node;
     private final String intentId;
+    private final String requester;
     private final String conductor;
     private final List<NodeEvent> events = new ArrayList<>();
     private final List<Outbox.Entry> requests = new ArrayList<>();
     private boolean changed;
 
+    /** A change the conductor's own work makes (step completion, timeouts, takeover): no intent, no requester. */
     public NodeChange(NodeEntity node, String intentId, String conductor) {
+        this(node, intentId, null, conductor);
+    }
+
+    /** A change an intent makes, on behalf of its requester (which node history shows as the event's user). */
+    public NodeChange(NodeEntity node, String intentId, String requester, String conductor) {
         this.node = node;
         this.intentId = intentId;
+        this.requester = requester;
         this.conductor = conductor;
     }
 
@@ -68,10 +76,21 @@ public final class NodeChange {
                 .setEvent(event)
                 .setToState(to)
                 .setIntentId(intentId)
+                .setRequester(requester)
                 .setConductor(conductor)
                 .setOccurredAt(at)
                 .build());
         changed = true;
+    }
+
+    /**
+     * Announces the node's deletion: an event with no state after it (node history keeps it, the node's last
+     * entry). Only the event: the caller deletes the row and writes the node-state tombstone.
+     */
+    public Uni<Void> announceDeletion() {
+        record(node.provisionState, "delete", null, now());
+        String key = node.uuid.toString();
+        return Outbox.append(events.stream().map(event -> new Outbox.Entry(Topic.NODE_EVENTS, key, event)).toList());
     }
 
     /** Marks a change that is not a transition (a field, the reservation, the plan). */

@@ -74,7 +74,11 @@ class ProvisioningTest {
 
         List<NodeEvent> events = conductor.events(node, 30);
         assertEquals("create", events.get(0).getEvent());
-        for (int i = 1; i < events.size(); i++) {
+        NodeEvent deletion = events.get(events.size() - 1);
+        assertEquals("delete", deletion.getEvent(), "the last event is the deletion, which node history keeps");
+        assertEquals("active", deletion.getFromState());
+        assertNull(deletion.getToState());
+        for (int i = 1; i < events.size() - 1; i++) {
             NodeEvent event = events.get(i);
             assertEquals(events.get(i - 1).getToState(), event.getFromState(), "each transition starts where the last ended");
             assertEquals(ProvisionState.fromWire(event.getToState()), ProvisionStateMachine.next(

@@ -19,8 +19,11 @@ import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
 
@@ -109,7 +112,22 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Creates every topic Ironflow uses with its partition count and configs; existing ones are left alone. */
+    /** Sets {@code topic}'s configs on the existing topic; configs not named keep their values. */
+    private static void alignConfigs(Admin admin, Topic topic) throws InterruptedException {
+        if (topic.configs().isEmpty()) {
+            return;
+        }
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic.topicName());
+        List<AlterConfigOp> ops = topic.configs().entrySet().stream()
+                .map(c -> new AlterConfigOp(new ConfigEntry(c.getKey(), c.getValue()), AlterConfigOp.OpType.SET)).toList();
+        try {
+            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot set the configs of topic " + topic.topicName(), e.getCause());
+        }
+    }
+
+    /** Creates every topic Ironflow uses with its partition count and configs; existing ones get those configs. */
     public void createTopics(List<Topic> topics) {
         try (Admin admin = admin()) {
             for (Topic topic : topics) {
@@ -120,6 +138,7 @@ public final class KafkaBroker implements AutoCloseable {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + topic.topicName(), e.getCause());
                     }
+                    alignConfigs(admin, topic); // a topic made by an older release gets today's configs (retention)
                 }
             }
         } catch (InterruptedException e) {

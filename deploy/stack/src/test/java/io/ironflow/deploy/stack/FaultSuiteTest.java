@@ -392,7 +392,7 @@ class FaultSuiteTest {
         Set<String> seen = new HashSet<>();
         for (List<NodeEvent> history : histories.values()) {
             for (NodeEvent e : history) {
-                if (e.getFromState() != null && !edges.contains(e.getFromState() + "|" + e.getEvent() + "|" + e.getToState())) {
+                if (e.getFromState() != null && e.getToState() != null && !edges.contains(e.getFromState() + "|" + e.getEvent() + "|" + e.getToState())) {
                     offTable.add(e.getNodeUuid() + ": " + e.getFromState() + " -" + e.getEvent() + "-> " + e.getToState());
                 }
                 if (e.getIntentId() != null && !seen.add(e.getIntentId() + "|" + e.getFromState() + "|" + e.getEvent())) {

@@ -12,6 +12,10 @@ import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -370,10 +374,45 @@ class OpenstackCliTest {
         assertStable("n2", "available");
     }
 
-    // ---------------------------------------------------------------- cleaning, inspection, power, maintenance
+    @Test
+    @Order(39)
+    void deployAndUndeployAsTargetNamesAtTheServersMaximumVersion() throws Exception {
+        // The Debian client sends active/deleted; a client at the server's maximum (1.82) may send Ironic 1.73's names.
+        String uuid = show("n2").get("uuid").asText();
+        HttpResponse<String> deploy = putAtLatest("/v1/nodes/n2/states/provision", "{\"target\": \"deploy\"}");
+        assertEquals(202, deploy.statusCode(), deploy.body());
+        assertEquals("1.82", deploy.headers().firstValue("X-OpenStack-Ironic-API-Version").orElse(null));
+        awaitState("n2", "active");
+        HttpResponse<String> undeploy = putAtLatest("/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"undeploy\"}");
+        assertEquals(202, undeploy.statusCode(), undeploy.body());
+        awaitState("n2", "available");
+    }
 
     @Test
     @Order(40)
+    void historyListsEveryTransitionWithItsRequesterAndGetShowsOne() throws Exception {
+        // manage: verifying, manageable; provide: cleaning, available; deploy ... undeploy ...: many entries by now.
+        JsonNode rows = awaitHistory("n2", 10);
+        for (JsonNode row : rows) {
+            assertEquals(Set.of("UUID", "Created At", "Severity", "Description of the event"), fieldNames(row), row.toString());
+        }
+        assertTrue(rows.get(0).get("Description of the event").asText().startsWith("Node created in enroll"), rows.toString());
+        JsonNode detailed = cli("baremetal", "node", "history", "list", "n2", "--long", "-f", "json").ok().json();
+        assertEquals(rows.size(), detailed.size(), detailed.toString());
+        assertEquals("anonymous", detailed.get(1).get("User").asText(), detailed.toString());
+        assertFalse(detailed.get(1).get("Conductor").asText().isBlank(), detailed.toString());
+
+        String event = rows.get(1).get("UUID").asText();
+        JsonNode one = cli("baremetal", "node", "history", "get", "n2", event, "-f", "json").ok().json();
+        assertEquals(event, one.get("uuid").asText(), one.toString());
+        assertEquals("INFO", one.get("severity").asText(), one.toString());
+        assertTrue(one.get("event").asText().contains("intent "), one.toString());
+    }
+
+    // ---------------------------------------------------------------- cleaning, inspection, power, maintenance
+
+    @Test
+    @Order(41)
     void cleanWithStepsFromAFileWaitsForManageable() throws Exception {
         cli("baremetal", "node", "manage", "n3", "--wait", "60").ok();
         Path steps = Files.writeString(dataDir.resolve("clean-steps.json"), """
@@ -388,7 +427,7 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(41)
+    @Order(42)
     void cleanWithStepsFromStdinWaitsForManageable() throws Exception {
         cliWithInput("[{\"interface\": \"raid\", \"step\": \"delete_configuration\"}]",
                 "baremetal", "node", "clean", "n3", "--clean-steps", "-", "--wait", "60").ok();
@@ -397,14 +436,43 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(42)
+    @Order(43)
+    void biosSettingsAreWhatTheCleanStepApplied() throws Exception {
+        JsonNode rows = cli("baremetal", "node", "bios", "setting", "list", "n3", "-f", "json").ok().json();
+        assertEquals(1, rows.size(), rows.toString());
+        assertEquals("LogicalProc", rows.get(0).get("BIOS setting name").asText(), rows.toString());
+        assertEquals("Enabled", rows.get(0).get("BIOS setting value").asText(), rows.toString());
+        JsonNode one = cli("baremetal", "node", "bios", "setting", "show", "n3", "LogicalProc", "-f", "json").ok().json();
+        assertEquals("Enabled", one.get("value").asText(), one.toString());
+        Run missing = cli("baremetal", "node", "bios", "setting", "show", "n3", "Nope").failed();
+        assertTrue(missing.message().contains("doesn't have a BIOS setting 'Nope' (HTTP 404)"), missing::toString);
+    }
+
+    @Test
+    @Order(44)
+    void traitsAreAddedListedAndRemoved() throws Exception {
+        cli("baremetal", "node", "add", "trait", "n3", "CUSTOM_GPU", "HW_CPU_X86_AVX2").ok();
+        JsonNode traits = cli("baremetal", "node", "trait", "list", "n3", "-f", "json").ok().json();
+        assertEquals(Set.of("CUSTOM_GPU", "HW_CPU_X86_AVX2"), column(traits, "Traits"), traits.toString());
+        assertEquals(List.of("CUSTOM_GPU", "HW_CPU_X86_AVX2"), List.of(show("n3").get("traits").get(0).asText(),
+                show("n3").get("traits").get(1).asText()));
+        Run invalid = cli("baremetal", "node", "add", "trait", "n3", "gpu").failed();
+        assertTrue(invalid.message().contains("Invalid trait. A valid trait must be no longer than 255 characters."),
+                invalid::toString);
+        cli("baremetal", "node", "remove", "trait", "n3", "CUSTOM_GPU").ok();
+        traits = cli("baremetal", "node", "trait", "list", "n3", "-f", "json").ok().json();
+        assertEquals(Set.of("HW_CPU_X86_AVX2"), column(traits, "Traits"), traits.toString());
+    }
+
+    @Test
+    @Order(45)
     void inspectWaitsForManageable() throws Exception {
         cli("baremetal", "node", "inspect", "n3", "--wait", "60").ok();
         assertStable("n3", "manageable");
     }
 
     @Test
-    @Order(43)
+    @Order(46)
     void powerOnOffAndReboot() throws Exception {
         cli("baremetal", "node", "power", "on", "n3").ok();
         assertEquals("power on", show("n3").get("power_state").asText());
@@ -417,7 +485,7 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(44)
+    @Order(47)
     void maintenanceSetWithAReason() throws Exception {
         cli("baremetal", "node", "maintenance", "set", "n3", "--reason", "disk swap").ok();
         JsonNode node = show("n3");
@@ -426,13 +494,13 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(45)
+    @Order(48)
     void listMaintenanceListsOnlyNodesInMaintenance() throws Exception {
         assertEquals(Set.of("n3"), column(list("--maintenance"), "Name"));
     }
 
     @Test
-    @Order(46)
+    @Order(49)
     void maintenanceUnset() throws Exception {
         cli("baremetal", "node", "maintenance", "unset", "n3").ok();
         JsonNode node = show("n3");
@@ -441,7 +509,7 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(47)
+    @Order(50)
     void validateReportsEachInterface() throws Exception {
         JsonNode rows = cli("baremetal", "node", "validate", "n3", "-f", "json").ok().json();
         Set<String> interfaces = column(rows, "Interface");
@@ -454,7 +522,7 @@ class OpenstackCliTest {
     }
 
     @Test
-    @Order(48)
+    @Order(51)
     void aFailingCleanStepMakesWaitExitNonZeroWithLastError() throws Exception {
         cli("baremetal", "node", "set", "n3", "--driver-info", "fake_fail_steps=[\"deploy.erase_devices_metadata\"]").ok();
         Path steps = Files.writeString(dataDir.resolve("failing-step.json"),
@@ -477,7 +545,7 @@ class OpenstackCliTest {
     // ---------------------------------------------------------------- abort in clean wait
 
     @Test
-    @Order(50)
+    @Order(55)
     void abortInCleanWaitEndsInCleanFailed() throws Exception {
         cli("baremetal", "node", "manage", "n4", "--wait", "60").ok();
         Path steps = Files.writeString(dataDir.resolve("slow-step.json"), "[{\"interface\": \"deploy\", \"step\": \"erase_devices\"}]");
@@ -494,6 +562,47 @@ class OpenstackCliTest {
         assertTrue(provide.message().contains("while it is in state \"clean failed\". (HTTP 400)"), provide::toString);
         cli("baremetal", "node", "manage", "n4", "--wait", "60").ok();
         assertStable("n4", "manageable");
+    }
+
+    // ---------------------------------------------------------------- ports and VIFs
+
+    @Test
+    @Order(56)
+    void portsAreCreatedListedAndTheirAddressIsUnique() throws Exception {
+        String n2 = show("n2").get("uuid").asText();
+        JsonNode port = cli("baremetal", "port", "create", "52:54:00:12:34:56", "--node", n2, "--extra", "nic=eth0",
+                "-f", "json").ok().json();
+        assertEquals("52:54:00:12:34:56", port.get("address").asText(), port.toString());
+        assertEquals(n2, port.get("node_uuid").asText(), port.toString());
+        assertTrue(port.get("pxe_enabled").asBoolean(), port.toString());
+        cli("baremetal", "port", "create", "52:54:00:12:34:57", "--node", n2).ok();
+
+        JsonNode rows = cli("baremetal", "port", "list", "--node", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("52:54:00:12:34:56", "52:54:00:12:34:57"), column(rows, "Address"), rows.toString());
+        JsonNode shown = cli("baremetal", "port", "show", port.get("uuid").asText(), "-f", "json").ok().json();
+        assertEquals("eth0", shown.get("extra").get("nic").asText(), shown.toString());
+
+        Run taken = cli("baremetal", "port", "create", "52:54:00:12:34:56", "--node", n2).failed();
+        assertTrue(taken.message().contains("A port with MAC address 52:54:00:12:34:56 already exists. (HTTP 409)"),
+                taken::toString);
+    }
+
+    @Test
+    @Order(57)
+    void vifsAreAttachedToFreePortsListedAndDetached() throws Exception {
+        cli("baremetal", "node", "vif", "attach", "n2", "vif-a").ok();
+        cli("baremetal", "node", "vif", "attach", "n2", "vif-b").ok();
+        JsonNode vifs = cli("baremetal", "node", "vif", "list", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("vif-a", "vif-b"), column(vifs, "ID"), vifs.toString());
+        Run full = cli("baremetal", "node", "vif", "attach", "n2", "vif-c").failed();
+        assertTrue(full.message().contains("not enough free physical ports"), full::toString);
+        JsonNode ports = cli("baremetal", "port", "list", "--node", "n2", "--long", "-f", "json").ok().json();
+        Set<String> held = new HashSet<>();
+        ports.forEach(p -> held.add(p.get("Internal Info").get("tenant_vif_port_id").asText()));
+        assertEquals(Set.of("vif-a", "vif-b"), held, "Ironic keeps a VIF in its port's internal_info: " + ports);
+        cli("baremetal", "node", "vif", "detach", "n2", "vif-a").ok();
+        vifs = cli("baremetal", "node", "vif", "list", "n2", "-f", "json").ok().json();
+        assertEquals(Set.of("vif-b"), column(vifs, "ID"), vifs.toString());
     }
 
     // ---------------------------------------------------------------- drivers
@@ -648,6 +757,25 @@ class OpenstackCliTest {
             Thread.sleep(200);
         }
         return node;
+    }
+
+    /** A PUT at the server's maximum version, as a client newer than this CLI sends it. */
+    private HttpResponse<String> putAtLatest(String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + path))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .timeout(COMMAND).PUT(HttpRequest.BodyPublishers.ofString(body)).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** History is projected from node-events a moment after each transition: polls until it has {@code atLeast} rows. */
+    private JsonNode awaitHistory(String ident, int atLeast) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JsonNode rows;
+        while ((rows = cli("baremetal", "node", "history", "list", ident, "-f", "json").ok().json()).size() < atLeast) {
+            assertTrue(System.nanoTime() < deadline, "history never reached " + atLeast + " entries: " + rows);
+            Thread.sleep(500);
+        }
+        return rows;
     }
 
     private static Set<String> fieldNames(JsonNode object) {

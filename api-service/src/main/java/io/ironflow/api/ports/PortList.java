@@ -1,0 +1,111 @@
+package io.ironflow.api.ports;
+
+import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.api.versions.ApiVersion;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One page of ports as Ironic lists them: filters {@code node} (uuid or name), {@code node_uuid} and
+ * {@code address}, {@code fields} or {@code detail}, {@code limit} (at most 1000) after {@code marker} (a port
+ * uuid), {@code sort_dir}; sorted by creation ({@code sort_key} id, the default, or created_at). {@code next} (and
+ * {@code ports_links}, for gophercloud) after a full page. An unknown parameter is 400.
+ */
+final class PortList {
+
+    private static final int MAX_LIMIT = 1000;
+    private static final Set<String> PARAMETERS = Set.of("node", "node_uuid", "address", "fields", "detail", "limit",
+            "marker", "sort_key", "sort_dir");
+
+    private PortList() {
+    }
+
+    /** {@code nodeIdent}: the node of /v1/nodes/{ident}/ports, or null for /v1/ports. */
+    static Uni<java.util.Map<String, Object>> page(PortReader ports, NodeReader nodes, UriInfo uri, ApiVersion version,
+            String nodeIdent, boolean detailPath) {
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        for (String name : query.keySet()) {
+            if (!PARAMETERS.contains(name)) {
+                throw ApiError.badRequest("Unknown parameter for ports: '" + name + "'.");
+            }
+        }
+        boolean detail = detailPath || (query.getFirst("detail") != null && PortsResource.bool("detail", query.getFirst("detail")));
+        List<String> fields = query.getFirst("fields") == null ? null : PortsResource.fields(query.getFirst("fields"), version);
+        if (fields != null && detail) {
+            throw ApiError.badRequest("Can not specify ?detail=True and fields in the same request.");
+        }
+        int limit = limit(query.getFirst("limit"));
+        UUID marker = query.getFirst("marker") == null ? null : uuid("marker", query.getFirst("marker"));
+        String sortKey = query.getFirst("sort_key") == null ? "id" : query.getFirst("sort_key");
+        if (!sortKey.equals("id") && !sortKey.equals("created_at")) {
+            throw ApiError.badRequest("The sort_key value \"" + sortKey + "\" is an invalid field for sorting");
+        }
+        String sortDir = query.getFirst("sort_dir") == null ? "asc" : query.getFirst("sort_dir").toLowerCase(Locale.ROOT);
+        if (!sortDir.equals("asc") && !sortDir.equals("desc")) {
+            throw ApiError.badRequest("Invalid sort direction: " + sortDir + ". Acceptable values are 'asc' or 'desc'");
+        }
+        String node = nodeIdent != null ? nodeIdent : query.getFirst("node") != null ? query.getFirst("node") : query.getFirst("node_uuid");
+        List<String> conditions = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        String address = query.getFirst("address");
+        if (address != null) {
+            values.add(address.toLowerCase(Locale.ROOT));
+            conditions.add("address = $" + values.size());
+        }
+        Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem()
+                : nodes.require(node).map(n -> UUID.fromString(n.getUuid()));
+        List<String> shown = detail ? PortDocument.FIELDS : fields != null ? withLinks(fields) : PortDocument.SUMMARY;
+        return nodeUuid.flatMap(n -> {
+            if (n != null) {
+                values.add(n);
+                conditions.add("node_uuid = $" + values.size());
+            }
+            return ports.list(conditions, values, marker, sortDir.equals("desc"), limit);
+        }).map(page -> {
+            List<java.util.Map<String, Object>> docs = new ArrayList<>();
+            page.forEach(p -> docs.add(PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version, shown)));
+            String next = page.size() == limit ? uri.getRequestUriBuilder().replaceQueryParam("limit", limit)
+                    .replaceQueryParam("marker", page.get(page.size() - 1).port().getUuid()).build().toString() : null;
+            return PortsResource.collection(docs, next);
+        });
+    }
+
+    private static List<String> withLinks(List<String> fields) {
+        List<String> shown = new ArrayList<>(fields);
+        if (!shown.contains("links")) {
+            shown.add("links");
+        }
+        return shown;
+    }
+
+    private static int limit(String text) {
+        if (text == null) {
+            return MAX_LIMIT;
+        }
+        int limit;
+        try {
+            limit = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw ApiError.badRequest("Invalid input for field/attribute limit. Value: '" + text + "'. Wrong type. Expected 'int'");
+        }
+        if (limit <= 0) {
+            throw ApiError.badRequest("Limit must be positive");
+        }
+        return Math.min(limit, MAX_LIMIT);
+    }
+
+    private static UUID uuid(String name, String value) {
+        UUID uuid = NodeReader.parseUuid(value);
+        if (uuid == null) {
+            throw ApiError.badRequest("Expected a UUID for " + name + " but received " + value + ".");
+        }
+        return uuid;
+    }
+}
