@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Dironflow.write-docs=true} rewrites topics.yaml); every service Deployment probes the health endpoints on
  * the port the service listens on, asks for resources, and takes its settings from the ConfigMap and Secrets.
  */
+@SuppressWarnings("unchecked")
 class KubernetesManifestsTest {
 
     private static final Path DIR = Path.of(System.getProperty("ironflow.home", "../..")).resolve("deploy/kubernetes");
@@ -92,6 +93,43 @@ class KubernetesManifestsTest {
         }
     }
 
+    @Test
+    void everyTopicAndGroupAServiceUsesIsInItsKafkaPrincipalsAcls() throws IOException {
+        Map<String, String> principals = Map.of("api-service", "ironflow-api", "conductor-service", "ironflow-conductor",
+                "oneview-allocator", "ironflow-oneview", "teardown-orchestrator", "ironflow-teardown");
+        Map<String, List<Map<String, Object>>> acls = new TreeMap<>();
+        for (HasMetadata user : parse("users.yaml")) {
+            Map<String, Object> spec = (Map<String, Object>) ((GenericKubernetesResource) user).getAdditionalProperties().get("spec");
+            acls.put(user.getMetadata().getName(), (List<Map<String, Object>>) ((Map<String, Object>) spec.get("authorization")).get("acls"));
+        }
+        for (var service : principals.entrySet()) {
+            Properties properties = properties(service.getKey());
+            List<Map<String, Object>> granted = acls.get(service.getValue());
+            for (String key : properties.stringPropertyNames()) {
+                String value = properties.getProperty(key);
+                if (key.matches("mp\\.messaging\\.incoming\\.[^.]+\\.topic")) {
+                    assertGranted(service.getValue(), granted, "topic", value, "Read");
+                } else if (key.matches("mp\\.messaging\\.incoming\\.[^.]+\\.group\\.id")) {
+                    assertGranted(service.getValue(), granted, "group", value.replaceAll("\\$\\{.*$", ""), "Read");
+                } else if (key.matches("mp\\.messaging\\.outgoing\\.[^.]+\\.topic")
+                        || key.matches("mp\\.messaging\\.incoming\\.[^.]+\\.dead-letter-queue\\.topic")) {
+                    assertGranted(service.getValue(), granted, "topic", value, "Write");
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void assertGranted(String principal, List<Map<String, Object>> acls, String type, String name, String operation) {
+        boolean granted = acls.stream().anyMatch(acl -> {
+            Map<String, Object> resource = (Map<String, Object>) acl.get("resource");
+            String pattern = (String) resource.get("name");
+            boolean matches = "prefix".equals(resource.get("patternType")) ? name.startsWith(pattern) : name.equals(pattern);
+            return type.equals(resource.get("type")) && matches && ((List<String>) acl.get("operations")).contains(operation);
+        });
+        assertTrue(granted, principal + " lacks " + operation + " on " + type + " " + name + " (deploy/kubernetes/users.yaml)");
+    }
+
     private static void assertProbe(String service, String path, Probe probe) {
         assertNotNull(probe, service + " has no probe on " + path);
         assertEquals(path, probe.getHttpGet().getPath());
@@ -100,12 +138,16 @@ class KubernetesManifestsTest {
 
     /** The port in the service's own application.properties. */
     private static int servicePort(String service) throws IOException {
+        return Integer.parseInt(properties(service).getProperty("quarkus.http.port"));
+    }
+
+    private static Properties properties(String service) throws IOException {
         String module = service.equals("dashboard") ? "deploy/dashboard" : service;
         Properties properties = new Properties();
         try (var in = Files.newBufferedReader(DIR.resolve("../..").resolve(module).resolve("src/main/resources/application.properties"))) {
             properties.load(in);
         }
-        return Integer.parseInt(properties.getProperty("quarkus.http.port"));
+        return properties;
     }
 
     /** topics.yaml as the Topic table says: partitions, three replicas, compaction and other topic configs. */
