@@ -40,10 +40,13 @@ class MetricsTest {
         IntentResult bad = conductor.provision(node, "no-such-verb");
         assertEquals(400, bad.getCode(), bad.getErrorMessage());
 
-        assertEquals(created + 1, value("ironflow_conductor_intents_total",
-                "code=\"201\",command=\"CreateNode\",result=\"applied\""));
-        assertEquals(refused + 1, value("ironflow_conductor_intents_total",
-                "code=\"400\",command=\"ProvisionAction\",result=\"refused\""));
+        // Counted once the answer is committed, which the relay may publish a moment before the count moves.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertEquals(created + 1, value("ironflow_conductor_intents_total",
+                    "code=\"201\",command=\"CreateNode\",result=\"applied\""));
+            assertEquals(refused + 1, value("ironflow_conductor_intents_total",
+                    "code=\"400\",command=\"ProvisionAction\",result=\"refused\""));
+        });
         // Transitions are counted once published, which follows the commit closely.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(verified + 1,
                 value("ironflow_conductor_transitions_total", "event=\"done\",from=\"verifying\",to=\"manageable\"")));
