@@ -78,10 +78,10 @@ class MetricsTest {
         });
     }
 
-    /** A sample's value, 0 when the series does not exist yet; {@code labels} as Prometheus prints them, sorted. */
+    /** A sample's value (an exemplar may follow it), 0 when the series does not exist yet; {@code labels} as printed, sorted. */
     static double value(String name, String labels) {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher sample = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE).matcher(metrics);
+        Matcher sample = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)", Pattern.MULTILINE).matcher(metrics);
         while (sample.find()) {
             if (sample.group(1).contains(labels)) {
                 return Double.parseDouble(sample.group(2));
