@@ -195,9 +195,4 @@ public class ActionRunner {
             return null;
         }
     }
-
-    /** Whether the runner is busy with the action (a paused or finished one is not). */
-    public boolean running(String id) {
-        return running.contains(id);
-    }
 }

@@ -89,12 +89,14 @@ public final class LocalStack {
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             infrastructure = Infrastructure.start(options.infrastructureSettings());
-            startTeardownPeers();
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
             startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
             startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
                     StackOptions.DASHBOARD));
+            // The orchestrator needs its peers only once asked to tear down; started last, the etcd members'
+            // many peer connections take their local ports after every service holds its own.
+            startTeardownPeers();
         } catch (Exception e) {
             System.err.println("ironflow: " + e.getMessage());
             stop();
@@ -178,7 +180,8 @@ public final class LocalStack {
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
         if (name.equals(StackOptions.TEARDOWN)) {
             config.put("ironflow.teardown.kubernetes.url", "http://127.0.0.1:" + options.port(StackOptions.KUBERNETES));
-            config.put("ironflow.teardown.etcd.endpoints", etcd.endpoints());
+            config.put("ironflow.teardown.etcd.endpoints", String.join(",",
+                    options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()));
             config.put("ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + options.port(StackOptions.API));
         }
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
@@ -210,7 +213,8 @@ public final class LocalStack {
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
                 options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
-                options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES), etcd.endpoints(),
+                options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES),
+                String.join(",", options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();
