@@ -88,7 +88,7 @@ public final class NodeChange {
      * entry). Only the event: the caller deletes the row and writes the node-state tombstone.
      */
     public Uni<Void> announceDeletion() {
-        record(node.provisionState, "delete", null, now());
+        record(node.provisionState, "destroy", null, now()); // not the FSM's "delete" (undeploy)
         String key = node.uuid.toString();
         return Outbox.append(events.stream().map(event -> new Outbox.Entry(Topic.NODE_EVENTS, key, event)).toList());
     }

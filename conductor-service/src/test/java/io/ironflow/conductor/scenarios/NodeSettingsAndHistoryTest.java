@@ -107,7 +107,7 @@ class NodeSettingsAndHistoryTest {
 
         List<NodeEvent> events = conductor.events(node, 4); // create, manage, done (verify), delete
         NodeEvent deletion = events.get(events.size() - 1);
-        assertEquals("delete", deletion.getEvent());
+        assertEquals("destroy", deletion.getEvent());
         assertEquals("manageable", deletion.getFromState());
         assertNull(deletion.getToState());
         assertEquals("test", deletion.getRequester());
@@ -119,7 +119,7 @@ class NodeSettingsAndHistoryTest {
                 + " || coalesce(from_state, 'null') || '|' || to_state || '|' || requester || '|' || severity || '|' ||"
                 + " event_type, ',') " + rows + " AND transition = 'create'"));
         assertEquals(events.get(1).getIntentId(), conductor.query("SELECT intent_id " + rows + " AND transition = 'manage'"));
-        assertTrue(conductor.query("SELECT event " + rows + " AND transition = 'delete'").startsWith("Node deleted in manageable"));
+        assertTrue(conductor.query("SELECT event " + rows + " AND transition = 'destroy'").startsWith("Node deleted in manageable"));
         assertEquals("0", conductor.query("SELECT count(*) FROM nodes WHERE uuid = '" + node + "'"));
     }
 

@@ -75,7 +75,7 @@ class ProvisioningTest {
         List<NodeEvent> events = conductor.events(node, 30);
         assertEquals("create", events.get(0).getEvent());
         NodeEvent deletion = events.get(events.size() - 1);
-        assertEquals("delete", deletion.getEvent(), "the last event is the deletion, which node history keeps");
+        assertEquals("destroy", deletion.getEvent(), "the last event is the deletion, which node history keeps");
         assertEquals("active", deletion.getFromState());
         assertNull(deletion.getToState());
         for (int i = 1; i < events.size() - 1; i++) {
