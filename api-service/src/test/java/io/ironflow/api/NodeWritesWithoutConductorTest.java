@@ -75,6 +75,33 @@ class NodeWritesWithoutConductorTest {
     }
 
     @Test
+    void httpMetricsAreByRouteTemplateAndStatusNeverByRawPath() {
+        int status = Api.latest().get("/v1/nodes/metrics-probe-node").statusCode(); // 503 here: no node table
+        String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.lines().anyMatch(line -> line.startsWith("http_server_requests_seconds_count{")
+                && line.contains("status=\"" + status + "\"") && line.contains("uri=\"/v1/nodes/{")), metrics);
+        assertTrue(!metrics.contains("metrics-probe-node"), "a raw path became a label");
+        assertTrue(metrics.contains("http_server_requests_seconds_bucket{"), "no latency histogram per route");
+    }
+
+    @Test
+    void theIntentContinuesTheRequestsTrace() throws Exception {
+        String uuid = UUID.randomUUID().toString();
+        String traceId = "0af7651916cd43dd8448eb211c80319c";
+        Api.latest().contentType("application/json").header("traceparent", "00-" + traceId + "-b7ad6b7169203331-01")
+                .body("{\"driver\": \"fake-hardware\", \"uuid\": \"" + uuid + "\"}").post("/v1/nodes");
+        try (KafkaTestClient kafka = new KafkaTestClient(bootstrapServers, registryUrl)) {
+            List<ConsumerRecord<String, NodeIntent>> intents = kafka.read(Topic.NODE_INTENTS.topicName(),
+                    Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
+            var header = intents.stream().filter(r -> r.key().equals(uuid)).findFirst().orElseThrow()
+                    .headers().lastHeader("traceparent");
+            assertTrue(header != null, "the intent carries no traceparent");
+            assertEquals(traceId, new String(header.value(), java.nio.charset.StandardCharsets.UTF_8).split("-")[1],
+                    "the intent is not in the request's trace");
+        }
+    }
+
+    @Test
     void unknownPathsAnswerInIronicsShape() throws Exception {
         Response response = Api.latest().get("/v1/no-such-thing");
         assertEquals(404, response.statusCode());

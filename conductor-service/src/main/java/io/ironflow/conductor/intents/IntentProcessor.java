@@ -4,6 +4,7 @@ import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.ProcessedIntent;
@@ -23,6 +24,11 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
@@ -44,6 +50,8 @@ import org.jboss.logging.Logger;
 public class IntentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IntentProcessor.class);
+    private final ConductorMetrics metrics;
+    private final Tracer tracer;
 
     private final ConductorIdentity conductor;
     private final NodeCommands commands;
@@ -60,7 +68,8 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-attempts") int lockRetries,
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
-            @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor) {
+            @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
+            ConductorMetrics metrics, Tracer tracer) {
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -70,27 +79,58 @@ public class IntentProcessor {
         this.lockRetryInterval = lockRetryInterval;
         this.deadline = deadline;
         this.retryFor = retryFor;
+        this.metrics = metrics;
+        this.tracer = tracer;
     }
 
-    /** Applies or answers {@code intent}; fails only when not even a failure answer could be written. */
-    public Uni<Void> process(NodeIntent intent) {
+    /**
+     * Applies or answers {@code intent}; fails only when not even a failure answer could be written. Its work is one
+     * span, a child of {@code parent} (the Kafka record's), current in every attempt, so the outbox rows it commits
+     * and the records the relay publishes from them belong to the same trace.
+     */
+    public Uni<Void> process(NodeIntent intent, Context parent) {
+        String command = intent.getCommand().getClass().getSimpleName();
+        metrics.intentReceived(command);
+        long started = System.nanoTime();
+        Span span = tracer.spanBuilder("apply " + command).setParent(parent)
+                .setAttribute("ironflow.node.uuid", intent.getNodeUuid())
+                .setAttribute("ironflow.intent.id", intent.getIntentId()).startSpan();
         if (intent.getCommand() instanceof ValidateNode) {
-            return bounded(intent, () -> validation.answer(intent)); // a pure read: no processed-intent record
+            // a pure read: no processed-intent record
+            return bounded(intent, span, () -> validation.answer(intent)).onTermination().invoke(span::end);
         }
-        return bounded(intent, () -> attempt(intent, 1))
+        return bounded(intent, span, () -> attempt(intent, 1))
                 .onFailure(Failures::isTransient).retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
                 .expireIn(retryFor.toMillis())
-                .onFailure().recoverWithUni(failure -> bounded(intent, () -> answerFailed(intent, failure)))
+                .onFailure().recoverWithUni(failure -> bounded(intent, span, () -> answerFailed(intent, failure)))
                 .invoke(outcome -> {
+                    String result = outcome == null ? "repeated" : outcome.accepted() ? "applied" : "refused";
+                    metrics.intentAnswered(command, result, outcome == null ? 0 : outcome.code(),
+                            Duration.ofNanos(System.nanoTime() - started));
+                    span.setAttribute("ironflow.intent.result", result);
+                    if (outcome != null) {
+                        span.setAttribute("ironflow.intent.code", outcome.code());
+                    }
                     if (outcome != null && outcome.callBackAt() != null) {
                         work.scheduleCallBack(outcome.node().uuid, outcome.callBackAt());
                     }
-                }).replaceWithVoid();
+                })
+                .onFailure().invoke(failure -> span.setStatus(StatusCode.ERROR, failure.toString()))
+                .onTermination().invoke(span::end)
+                .replaceWithVoid();
     }
 
-    /** One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. */
-    private <T> Uni<T> bounded(NodeIntent intent, Supplier<Uni<T>> attempt) {
-        return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, attempt))
+    /**
+     * One attempt on a fresh context (its own session), failed with IntentDeadlineExceeded past the deadline. The
+     * intent's span is current on that context, and its node and intent are in the MDC of every log line.
+     */
+    private <T> Uni<T> bounded(NodeIntent intent, Span span, Supplier<Uni<T>> attempt) {
+        return Uni.createFrom().completionStage(() -> FreshContext.run(vertx, () -> {
+                    MDC.put("node", intent.getNodeUuid());
+                    MDC.put("intent", intent.getIntentId());
+                    span.makeCurrent(); // on this attempt's own context, thrown away with it: no scope to close
+                    return attempt.get();
+                }))
                 .ifNoItem().after(deadline).failWith(() -> new IntentDeadlineExceeded(intent.getIntentId(), deadline));
     }
 
@@ -118,7 +158,7 @@ public class IntentProcessor {
         return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
                         .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)))
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
-                        ? Uni.createFrom().voidItem().onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
+                        ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
                         : Panache.withTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
                                 .flatMap(outcome -> record(intent, outcome))));
     }

@@ -1,5 +1,7 @@
 package io.ironflow.conductor.messaging;
 
+import io.opentelemetry.context.Context;
+import io.smallrye.reactive.messaging.TracingMetadata;
 import io.ironflow.conductor.intents.IntentProcessor;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
@@ -46,7 +48,9 @@ public class NodeIntentConsumer {
     }
 
     private Uni<Void> apply(Message<NodeIntent> message, NodeIntent intent) {
-        return processor.process(intent)
+        // The record's consumer span (SmallRye's), so the conductor's work continues the producer's trace.
+        Context parent = TracingMetadata.fromMessage(message).map(TracingMetadata::getCurrentContext).orElse(Context.root());
+        return processor.process(intent, parent)
                 .invoke(relay::wakeUp)
                 .flatMap(done -> Uni.createFrom().completionStage(message.ack()))
                 .onFailure().recoverWithUni(failure -> {

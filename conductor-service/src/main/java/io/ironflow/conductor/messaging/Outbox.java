@@ -87,17 +87,19 @@ public final class Outbox {
             return Uni.createFrom().voidItem();
         }
         StringBuilder sql = new StringBuilder(
-                "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, created_at) VALUES ");
-        Object[] parameters = new Object[entries.size() * 4];
+                "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, traceparent, created_at) VALUES ");
+        String traceparent = Traces.currentTraceparent();
+        Object[] parameters = new Object[entries.size() * 5];
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
-            int p = i * 4;
+            int p = i * 5;
             sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", 'node', ?").append(p + 2)
-                    .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", now())");
+                    .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", ?").append(p + 5).append(", now())");
             parameters[p] = UUID.randomUUID();
             parameters[p + 1] = entry.nodeUuid();
             parameters[p + 2] = entry.topic().topicName();
             parameters[p + 3] = entry.value() == null ? null : encode(entry.value());
+            parameters[p + 4] = traceparent;
         }
         return Panache.getSession().flatMap(session -> {
             var insert = session.createNativeQuery(sql.toString(), OUTBOX);

@@ -1,6 +1,9 @@
 package io.ironflow.conductor.messaging;
 
+import io.ironflow.conductor.metrics.ConductorMetrics;
+import io.ironflow.events.NodeEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
@@ -21,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -51,6 +55,7 @@ public class OutboxRelay {
     private final Pool pool;
     private final Vertx vertx;
     private final int batchSize;
+    private final ConductorMetrics metrics;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean pending = new AtomicBoolean();
 
@@ -58,11 +63,13 @@ public class OutboxRelay {
     OutboxRelay(@Channel("outbox") MutinyEmitter<Object> emitter,
             Pool pool,
             Vertx vertx,
-            @ConfigProperty(name = "ironflow.conductor.outbox.batch-size") int batchSize) {
+            @ConfigProperty(name = "ironflow.conductor.outbox.batch-size") int batchSize,
+            ConductorMetrics metrics) {
         this.emitter = emitter;
         this.pool = pool;
         this.vertx = vertx;
         this.batchSize = batchSize;
+        this.metrics = metrics;
     }
 
     /** Something was committed to the outbox: publish it now rather than at the next tick. */
@@ -105,7 +112,7 @@ public class OutboxRelay {
                 .preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(ADVISORY_LOCK))
                 .flatMap(locked -> !locked.iterator().next().getBoolean(0)
                         ? Uni.createFrom().item(0)
-                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload FROM outbox ORDER BY seq LIMIT $1")
+                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload, traceparent FROM outbox ORDER BY seq LIMIT $1")
                                 .execute(Tuple.of(batchSize))
                                 .flatMap(rows -> publishAndDelete(connection, rows))));
     }
@@ -136,7 +143,8 @@ public class OutboxRelay {
             return Uni.createFrom().failure(new IllegalStateException("the outbox does not publish to " + type));
         }
         // A null payload is a tombstone: the node is gone, and compaction forgets its key.
-        Object value = payload == null ? Record.of(key, null) : decode(topic, payload.getBytes(), row.getLong("seq"));
+        SpecificRecordBase decoded = payload == null ? null : decode(topic, payload.getBytes(), row.getLong("seq"));
+        Object value = decoded == null ? Record.of(key, null) : decoded;
         Message<Object> message = Message.of(value)
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withTopic(type).withKey(key).build())
                 .addMetadata(OutgoingCloudEventMetadata.builder()
@@ -144,7 +152,16 @@ public class OutboxRelay {
                         .withType(topic.eventType())
                         .withSubject(key)
                         .build());
-        return emitter.sendMessage(message);
+        io.opentelemetry.context.Context trace = Traces.parentOf(row.getString("traceparent"));
+        if (trace != null) { // published as a child of the span that committed it: one trace per request
+            message = message.addMetadata(TracingMetadata.withCurrent(trace));
+        }
+        return emitter.sendMessage(message).invoke(() -> {
+            if (decoded instanceof NodeEvent event) {
+                metrics.transition(event.getFromState(), event.getEvent(), event.getToState());
+                metrics.relayLag(Duration.between(event.getOccurredAt(), Instant.now()));
+            }
+        });
     }
 
     private static SpecificRecordBase decode(Outbox.Published topic, byte[] payload, long seq) {

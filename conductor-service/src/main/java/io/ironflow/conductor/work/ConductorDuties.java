@@ -1,5 +1,6 @@
 package io.ironflow.conductor.work;
 
+import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.intents.ConductorIdentity;
@@ -20,6 +21,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * What a conductor does on its own, as Ironic's periodic tasks: heartbeat, take over the nodes of conductors
@@ -39,13 +41,15 @@ public class ConductorDuties {
     private final Duration waitTimeout;
     private final Duration deadline;
     private final Vertx vertx;
+    private final ConductorMetrics metrics;
     private final Instant startedAt = Instant.now();
     private volatile boolean recovered;
 
     ConductorDuties(ConductorIdentity conductor, NodeWork work, OutboxRelay relay,
             @ConfigProperty(name = "ironflow.conductor.heartbeat-timeout") Duration heartbeatTimeout,
             @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout,
-            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, Vertx vertx) {
+            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, Vertx vertx,
+            ConductorMetrics metrics) {
         this.conductor = conductor;
         this.work = work;
         this.relay = relay;
@@ -53,6 +57,8 @@ public class ConductorDuties {
         this.waitTimeout = waitTimeout;
         this.deadline = deadline;
         this.vertx = vertx;
+        this.metrics = metrics;
+        metrics.waitStates(Operation.waitStates().stream().map(ProvisionState::wire).toList());
     }
 
     /** Whether this conductor has released what an earlier run of it held; it takes no intents before. */
@@ -92,6 +98,7 @@ public class ConductorDuties {
                             + conductor.name() + ".")
                             .flatMap(x -> Panache.withTransaction(() -> ConductorEntity.delete("hostname = ?1 and heartbeatAt < ?2",
                                     gone.hostname, cutoff)))
+                            .invoke(metrics::takeover)
                             .replaceWithVoid();
                 }));
     }
@@ -144,18 +151,24 @@ public class ConductorDuties {
                 + " AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claim(uuid, conductor.name())
-                        .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
+                        .flatMap(claimed -> !claimed ? Uni.createFrom().<String>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
                                 .flatMap(node -> {
                                     NodeChange change = new NodeChange(node, null, conductor.name());
                                     ProvisionState state = change.state();
                                     if (!Operation.of(state).flatMap(Operation::waiting).map(w -> w == state).orElse(false)) {
                                         node.reservation = null; // moved on since the scan
-                                        return Uni.createFrom().voidItem();
+                                        return Uni.createFrom().<String>nullItem();
                                     }
                                     work.fail(change, "Timeout reached while node " + node.uuid + " was in state " + state.wire()
                                             + " (" + waitTimeout.toSeconds() + " s).");
-                                    return change.announce();
-                                })))))
+                                    return change.announce().replaceWith(state.wire());
+                                })))
+                        .invoke(timedOut -> {
+                            if (timedOut != null) {
+                                metrics.waitTimedOut(timedOut); // committed
+                            }
+                        })
+                        .replaceWithVoid()))
                 .invoke(relay::wakeUp);
     }
 
@@ -171,7 +184,10 @@ public class ConductorDuties {
     private <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
         return Multi.createFrom().iterable(items)
                 .onItem().transformToUniAndConcatenate(item -> Uni.createFrom()
-                        .completionStage(() -> FreshContext.run(vertx, () -> action.apply(item)))
+                        .completionStage(() -> FreshContext.run(vertx, () -> {
+                            MDC.put("node", String.valueOf(item)); // the node's log lines carry its uuid
+                            return action.apply(item);
+                        }))
                         .ifNoItem().after(deadline).fail()
                         .onFailure().invoke(e -> LOG.warnf("periodic work on node %s failed, retried next time: %s", item, e.toString()))
                         .onFailure().recoverWithNull())

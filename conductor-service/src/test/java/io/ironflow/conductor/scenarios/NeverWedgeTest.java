@@ -14,7 +14,14 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import io.ironflow.conductor.intents.IntentProcessor;
+import org.jboss.logmanager.ExtLogRecord;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +70,26 @@ class NeverWedgeTest {
     void aFailureThatWouldRepeatIsAnswered500AndChangesNothing() throws Exception {
         try (Conductor conductor = Conductor.connect()) {
             String broken = UUID.randomUUID().toString();
+            List<ExtLogRecord> logged = new CopyOnWriteArrayList<>();
+            Handler capture = new Handler() {
+                @Override
+                public void publish(LogRecord record) {
+                    if (record instanceof ExtLogRecord ext) {
+                        ext.copyMdc(); // now, on the logging thread: read later it would be the test thread's
+                        logged.add(ext);
+                    }
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            Logger processorLog = Logger.getLogger(IntentProcessor.class.getName());
+            processorLog.addHandler(capture);
             conductor.execute("INSERT INTO nodes (uuid, driver, provision_state, revision, created_at)"
                     + " VALUES ('" + broken + "', 'fake-hardware', 'no such state', 1, now())");
             IntentResult answer = conductor.provision(broken, "manage");
@@ -70,6 +97,11 @@ class NeverWedgeTest {
             assertEquals(500, answer.getCode(), answer.getErrorMessage());
             assertTrue(answer.getErrorMessage().contains("changed nothing"), answer.getErrorMessage());
             assertEquals("1", conductor.column(broken, "revision"));
+            processorLog.removeHandler(capture);
+            ExtLogRecord failure = logged.stream().filter(r -> r.getLevel() == org.jboss.logmanager.Level.ERROR)
+                    .findFirst().orElseThrow(() -> new AssertionError("the 500 was not logged"));
+            assertEquals(broken, failure.getMdc("node"), "the log line names its node");
+            assertEquals(answer.getIntentId(), failure.getMdc("intent"), "the log line names its intent");
 
             String healthy = conductor.create(Map.of());
             conductor.drive(healthy, "manage", "manageable");

@@ -42,8 +42,15 @@ public final class KafkaTestClient implements AutoCloseable {
     }
 
     public void send(String topic, String key, Object value) {
+        send(topic, key, value, Map.of());
+    }
+
+    /** Sends with record headers (a W3C traceparent, say). */
+    public void send(String topic, String key, Object value, Map<String, String> headers) {
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
+            ProducerRecord<String, Object> record = new ProducerRecord<>(topic, key, value);
+            headers.forEach((name, header) -> record.headers().add(name, header.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            producer.send(record).get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }

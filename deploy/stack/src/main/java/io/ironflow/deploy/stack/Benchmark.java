@@ -40,8 +40,6 @@ import java.util.regex.Pattern;
  */
 public final class Benchmark {
 
-    static final String USAGE = "usage: ironflow bench [--nodes N] [--clients C] [--warmup R] [--deadline SECONDS] [--api URL]";
-
     /** An action on a node: a provision verb and the state it rests in after (null: DELETE), its FSM transitions. */
     private record Action(String name, String stable, int transitions) {
     }
@@ -65,41 +63,14 @@ public final class Benchmark {
         this.deadlineMs = deadlineMs;
     }
 
-    public static void main(String[] args) throws Exception {
-        int nodes = 1000;
-        int clients = 32;
-        int warmups = 5;
-        int deadline = 60;
-        String api = "http://127.0.0.1:6385";
-        for (int i = 0; i < args.length; i += 2) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (i + 1 >= args.length) {
-                fail(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
-                case "--clients" -> clients = Integer.parseInt(args[i + 1]);
-                case "--warmup" -> warmups = Integer.parseInt(args[i + 1]);
-                case "--deadline" -> deadline = Integer.parseInt(args[i + 1]);
-                case "--api" -> api = args[i + 1];
-                default -> fail("unknown option " + args[i]);
-            }
-        }
-        Benchmark benchmark = new Benchmark(URI.create(api), clients, deadline * 1000L);
+    /** Runs the benchmark against {@code api} (see {@link IronflowCli.Bench} for the options). */
+    static void run(String api, int nodes, int clients, int warmups, int deadlineSeconds) throws Exception {
+        Benchmark benchmark = new Benchmark(URI.create(api), clients, deadlineSeconds * 1000L);
         try {
             benchmark.run(URI.create(api), nodes, clients, warmups);
         } finally {
             benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
-    }
-
-    private static void fail(String message) {
-        System.err.println("ironflow bench: " + message);
-        System.err.println(USAGE);
-        System.exit(2);
     }
 
     private void run(URI api, int count, int clients, int warmups) throws Exception {

@@ -29,22 +29,8 @@ public final class ListBenchmark {
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    public static void main(String[] args) throws Exception {
-        int nodes = 100_000;
-        int requests = 500;
-        boolean cleanup = false;
-        String api = "http://127.0.0.1:6385";
-        String jdbc = "jdbc:postgresql://127.0.0.1:15432/ironflow";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--nodes" -> nodes = Integer.parseInt(args[++i]);
-                case "--requests" -> requests = Integer.parseInt(args[++i]);
-                case "--api" -> api = args[++i];
-                case "--jdbc" -> jdbc = args[++i];
-                case "--cleanup" -> cleanup = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
+    /** Seeds the node table to {@code nodes} (or deletes the seeded rows) and times the list queries. */
+    static void run(int nodes, int requests, String api, String jdbc, boolean cleanup) throws Exception {
         try (Connection db = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
             if (cleanup) {
                 try (PreparedStatement delete = db.prepareStatement("DELETE FROM nodes WHERE owner = ?")) {

@@ -22,8 +22,8 @@ import java.util.concurrent.Future;
 import org.apache.kafka.common.utils.Exit;
 
 /**
- * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services as separate
- * processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
+ * {@code ironflow up}: starts Kafka, PostgreSQL and the schema registry, then the four services and the live
+ * dashboard as separate processes, waits until each is ready, prints every endpoint, and on Ctrl-C stops everything it started.
  * Everything it keeps lives under one data directory, so a restart finds the same nodes. Once up, each service
  * is supervised: restarted with backoff when it exits or its liveness stays down (see {@link Supervisor}).
  */
@@ -40,20 +40,16 @@ public final class LocalStack {
         this.options = options;
     }
 
-    public static void main(String[] args) throws Exception {
-        if (StackOptions.wantsHelp(args)) {
-            System.out.println(StackOptions.USAGE);
-            return;
-        }
-        StackOptions options;
-        try {
-            options = StackOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("ironflow: " + e.getMessage());
-            System.err.println(StackOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+    /** {@code ironflow up} as a main class of its own (tests start it so): the same as {@code ironflow up ARGS}. */
+    public static void main(String[] args) {
+        String[] up = new String[args.length + 1];
+        up[0] = "up";
+        System.arraycopy(args, 0, up, 1, args.length);
+        System.exit(IronflowCli.run(up));
+    }
+
+    /** Starts the stack {@code options} describe and returns once it has stopped (Ctrl-C); refuses a taken data directory or port. */
+    static void up(StackOptions options) throws Exception {
         Files.createDirectories(options.dataDir());
         // Everything the stack writes stays in its data directory, the child JVMs' temp files included
         // (./ironflow starts this JVM with its temp directory there too).
@@ -92,7 +88,8 @@ public final class LocalStack {
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
             startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
-            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN));
+            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
+                    StackOptions.DASHBOARD));
         } catch (Exception e) {
             System.err.println("ironflow: " + e.getMessage());
             stop();
@@ -166,6 +163,7 @@ public final class LocalStack {
                   oneview-allocator      http://127.0.0.1:%d/q/health
                   teardown-orchestrator  http://127.0.0.1:%d/q/health
                   OneView simulator      http://127.0.0.1:%d/rest (user administrator, password ironflow; admin API /admin)
+                  Dashboard (live)       http://127.0.0.1:%d/
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
                   PostgreSQL             %s (user ironflow, password ironflow)
@@ -174,7 +172,7 @@ public final class LocalStack {
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
                 options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
-                options.port(StackOptions.ONEVIEW_SIMULATOR),
+                options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
                 infrastructure.postgres().jdbcUrl());
         System.out.flush();

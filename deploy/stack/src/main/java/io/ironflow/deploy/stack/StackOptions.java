@@ -8,33 +8,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The local stack's command line: where its data lives and which ports it takes (DESIGN.md's by default). */
+/** What {@code ironflow up} was asked for: where its data lives and which ports it takes (DESIGN.md's by default). */
 record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout) {
 
     static final String API = "api-service";
     static final String CONDUCTOR = "conductor-service";
     static final String ONEVIEW = "oneview-allocator";
     static final String TEARDOWN = "teardown-orchestrator";
+    static final String DASHBOARD = "dashboard";
     static final String ONEVIEW_SIMULATOR = "oneview-simulator";
     static final String KAFKA = "kafka";
     static final String KAFKA_CONTROLLER = "kafka-controller";
     static final String POSTGRES = "postgres";
     static final String REGISTRY = "registry";
-
-    static final String USAGE = """
-            usage: ironflow up [--data-dir DIR] [--api-port N] [--conductor-port N] [--oneview-port N]
-                               [--teardown-port N] [--oneview-simulator-port N] [--kafka-port N]
-                               [--kafka-controller-port N] [--postgres-port N] [--registry-port N]
-                               [--liveness-timeout SECONDS]
-            Starts Kafka, PostgreSQL, the schema registry, the OneView simulator and the four services, and
-            restarts a service (or the simulator) that
-            exits or whose /q/health/live stays DOWN for --liveness-timeout seconds (default 30).
-            Ctrl-C stops them all.""";
-
-    /** {@code --help} or {@code -h} anywhere: print the usage and exit 0. */
-    static boolean wantsHelp(String[] args) {
-        return List.of(args).contains("--help") || List.of(args).contains("-h");
-    }
 
     private static final Map<String, Integer> DEFAULT_PORTS = defaults();
 
@@ -45,6 +31,7 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         ports.put(ONEVIEW, 6387);
         ports.put(TEARDOWN, 6388);
         ports.put(ONEVIEW_SIMULATOR, 6389);
+        ports.put(DASHBOARD, 6390);
         ports.put(KAFKA, 9092);
         ports.put(KAFKA_CONTROLLER, 9093);
         ports.put(POSTGRES, 15432);
@@ -52,47 +39,14 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         return ports;
     }
 
-    static StackOptions parse(String[] args) {
-        Path home = Path.of(System.getProperty("ironflow.home", ".")).toAbsolutePath().normalize();
-        Path dataDir = home.resolve(".ironflow");
-        Map<String, Integer> ports = new LinkedHashMap<>(DEFAULT_PORTS);
-        Duration livenessTimeout = Duration.ofSeconds(30);
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (!flag.equals("--data-dir") && !flag.equals("--liveness-timeout") && portFlag(flag) == null) {
-                throw new IllegalArgumentException("unknown option " + flag);
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            if (flag.equals("--data-dir")) {
-                dataDir = Path.of(value).toAbsolutePath().normalize();
-                continue;
-            }
-            if (flag.equals("--liveness-timeout")) {
-                livenessTimeout = Duration.ofSeconds(positive(flag, value, Integer.MAX_VALUE));
-                continue;
-            }
-            ports.put(portFlag(flag), positive(flag, value, 65535));
-        }
-        return new StackOptions(home, dataDir, Map.copyOf(ports), livenessTimeout);
+    /** Every component's port by name, as DESIGN.md gives them; each has a flag ({@link #flagFor}). */
+    static Map<String, Integer> defaultPorts() {
+        return DEFAULT_PORTS;
     }
 
-    private static int positive(String flag, String value, int max) {
-        try {
-            int number = Integer.parseInt(value);
-            if (number < 1 || number > max) {
-                throw new NumberFormatException();
-            }
-            return number;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " takes a number from 1 to " + max + ", not '" + value + "'");
-        }
-    }
-
-    private static String portFlag(String flag) {
-        return DEFAULT_PORTS.keySet().stream().filter(name -> flagFor(name).equals(flag)).findFirst().orElse(null);
+    /** The repository the launcher runs from ({@code -Dironflow.home}, else the working directory). */
+    static Path defaultHome() {
+        return Path.of(System.getProperty("ironflow.home", ".")).toAbsolutePath().normalize();
     }
 
     int port(String name) {
@@ -111,12 +65,16 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         return null;
     }
 
-    private static String flagFor(String name) {
+    static String flagFor(String name) {
         return "--" + name.replace("-service", "").replace("-allocator", "").replace("-orchestrator", "") + "-port";
     }
 
     Path serviceJar(String service) {
-        return home.resolve(service.equals(ONEVIEW_SIMULATOR) ? "deploy/oneview-simulator" : service).resolve("target/quarkus-app/quarkus-run.jar");
+        return home.resolve(switch (service) {
+            case DASHBOARD -> "deploy/dashboard";
+            case ONEVIEW_SIMULATOR -> "deploy/oneview-simulator";
+            default -> service;
+        }).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
     Infrastructure.Settings infrastructureSettings() {

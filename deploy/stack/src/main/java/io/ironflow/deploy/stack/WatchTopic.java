@@ -1,7 +1,6 @@
 package io.ironflow.deploy.stack;
 
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
-import io.ironflow.schemas.Topic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * {@code ironflow watch [TOPIC]}: prints a topic from its beginning and then as it grows, one line per record
+ * {@code ironflow watch [TOPIC]} (see {@link IronflowCli.Watch}): prints a topic from its beginning and then as it grows, one line per record
  * ({@code key<TAB>value as JSON}), decoding Avro through the registry. On the compacted ironflow.node-state
  * (the default) that is every node's latest state, then each change as it happens. Ctrl-C ends it.
  */
@@ -20,8 +19,8 @@ public final class WatchTopic {
     private WatchTopic() {
     }
 
-    public static void main(String[] args) {
-        String topic = args.length > 0 ? args[0] : Topic.NODE_STATE.topicName();
+    /** Prints {@code topic} until the process is stopped. */
+    static void watch(String topic) {
         String bootstrap = System.getProperty("ironflow.kafka", "127.0.0.1:9092");
         String registry = System.getProperty("ironflow.registry", "http://127.0.0.1:18081/apis/registry/v2");
         try (KafkaConsumer<String, Object> consumer = new KafkaConsumer<>(Map.of(

@@ -37,10 +37,10 @@ final class RunningStack implements AutoCloseable {
 
     /** Free ports for every component, named by the launcher's flags. */
     static Map<String, Integer> freePorts() throws IOException {
-        int[] free = Ports.free(9);
+        int[] free = Ports.free(10);
         Map<String, Integer> ports = new LinkedHashMap<>();
-        String[] flags = {"api", "conductor", "oneview", "teardown", "oneview-simulator", "kafka", "kafka-controller", "postgres",
-            "registry"};
+        String[] flags = {"api", "conductor", "oneview", "teardown", "oneview-simulator", "dashboard", "kafka",
+            "kafka-controller", "postgres", "registry"};
         for (int i = 0; i < flags.length; i++) {
             ports.put(flags[i], free[i]);
         }

@@ -1,0 +1,100 @@
+package io.ironflow.conductor.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The conductor's own Prometheus metrics (served on /q/metrics with Micrometer's; names follow Prometheus
+ * conventions once exported: {@code ironflow_conductor_intents_total}, {@code ..._seconds}, ...).
+ *
+ * <p>Contract: counters count what was committed or answered, never attempts: an intent when its answer is
+ * written, a transition when the relay has published it, a wait timeout or a takeover when its transaction
+ * committed. Gauges are refreshed by {@link NodeGauges}. Label values come from closed sets (commands, states,
+ * events, codes), never from node data, so the series stay bounded.
+ */
+@ApplicationScoped
+public class ConductorMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicLong> nodesByState = new ConcurrentHashMap<>();
+    private final AtomicLong outboxBacklog = new AtomicLong();
+
+    public ConductorMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        registry.gauge("ironflow.conductor.outbox.backlog", outboxBacklog);
+        // Served at 0 from the start, so a rate() over them works before the first event.
+        lockRetries();
+        registry.counter("ironflow.conductor.takeovers");
+    }
+
+    /** Serves the wait-timeout counter of each of {@code waitStates} at 0 from the start. */
+    public void waitStates(java.util.Collection<String> waitStates) {
+        waitStates.forEach(state -> registry.counter("ironflow.conductor.wait.timeouts", "state", state));
+    }
+
+    /** An intent was taken off ironflow.node-intents. */
+    public void intentReceived(String command) {
+        registry.counter("ironflow.conductor.intents.received", "command", command).increment();
+    }
+
+    /**
+     * An intent was answered: applied (accepted), refused (with its code), or answered again (a redelivery,
+     * {@code code} 0 when unknown), after {@code took}.
+     */
+    public void intentAnswered(String command, String result, int code, Duration took) {
+        registry.counter("ironflow.conductor.intents", "command", command, "result", result, "code", String.valueOf(code))
+                .increment();
+        Timer.builder("ironflow.conductor.intent.duration").tag("command", command)
+                .publishPercentileHistogram().register(registry).record(took);
+    }
+
+    /** A committed transition of the state machine, as published on ironflow.node-events. */
+    public void transition(String from, String event, String to) {
+        registry.counter("ironflow.conductor.transitions", "from", from == null ? "none" : from, "event", event,
+                "to", to == null ? "deleted" : to).increment();
+    }
+
+    /** How long a node event waited between its commit and its publication. */
+    public void relayLag(Duration lag) {
+        Timer.builder("ironflow.conductor.outbox.relay.lag").publishPercentileHistogram().register(registry)
+                .record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+
+    /** An intent found its node reserved and will try again. */
+    public void lockRetry() {
+        lockRetries().increment();
+    }
+
+    private Counter lockRetries() {
+        return registry.counter("ironflow.conductor.node.lock.retries");
+    }
+
+    /** A node was failed because it waited in {@code state} longer than the wait timeout. */
+    public void waitTimedOut(String state) {
+        registry.counter("ironflow.conductor.wait.timeouts", "state", state).increment();
+    }
+
+    /** This conductor took over the nodes of one that stopped heartbeating. */
+    public void takeover() {
+        registry.counter("ironflow.conductor.takeovers").increment();
+    }
+
+    /** The node table's counts per provision state; a state no node is in any more reads 0. */
+    public void nodesByState(Map<String, Long> counts) {
+        nodesByState.forEach((state, gauge) -> gauge.set(counts.getOrDefault(state, 0L)));
+        counts.forEach((state, count) -> nodesByState.computeIfAbsent(state,
+                s -> registry.gauge("ironflow.conductor.nodes", io.micrometer.core.instrument.Tags.of("provision_state", s),
+                        new AtomicLong())).set(count));
+    }
+
+    /** Rows committed to the outbox and not yet published. */
+    public void outboxBacklog(long rows) {
+        outboxBacklog.set(rows);
+    }
+}

@@ -1,0 +1,192 @@
+package io.ironflow.dashboard;
+
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.ironflow.schemas.Topic;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Feeds the {@link NodeBoard} from Kafka: {@code ironflow.node-state} from its beginning (compacted: every node's
+ * latest snapshot), then {@code ironflow.node-events} from {@code ironflow.dashboard.events-lookback} ago.
+ *
+ * <p>Contract: partitions are assigned, not subscribed, so every dashboard instance sees everything and leaves no
+ * offsets behind; a restart rebuilds the whole view from the topics. The feed is ready once it has read
+ * node-state up to where that topic ended when the feed started. A record that cannot be decoded is logged and
+ * skipped, never retried; a broker that goes away is waited for by the client, and the loop never ends on an
+ * error, only on shutdown.
+ */
+@ApplicationScoped
+public class TopicFeed {
+
+    private static final Logger LOG = Logger.getLogger(TopicFeed.class);
+
+    @Inject
+    NodeBoard board;
+
+    /** Every {@code kafka.*} setting of the service (bootstrap servers, SASL, TLS), as Quarkus gathers them. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaSettings;
+
+    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
+    String registryUrl;
+
+    @ConfigProperty(name = "ironflow.dashboard.events-lookback", defaultValue = "24h")
+    Duration eventsLookback;
+
+    private volatile KafkaConsumer<String, Object> consumer;
+    private volatile Map<TopicPartition, Long> catchUpTo;
+    private volatile boolean running = true;
+    private Thread thread;
+
+    void start(@Observes StartupEvent event) {
+        thread = new Thread(this::run, "dashboard-topic-feed");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        running = false;
+        KafkaConsumer<String, Object> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
+    }
+
+    /** Whether the whole compacted node-state, as it stood at start, has been read. */
+    public boolean caughtUp() {
+        Map<TopicPartition, Long> targets = catchUpTo;
+        KafkaConsumer<String, Object> current = consumer;
+        return targets != null && current != null && targets.isEmpty();
+    }
+
+    /** Whether the feed's thread still runs (it ends only on shutdown). */
+    public boolean alive() {
+        return thread != null && thread.isAlive();
+    }
+
+    private void run() {
+        while (running) {
+            try (KafkaConsumer<String, Object> kafka = new KafkaConsumer<>(consumerConfig())) {
+                consumer = kafka;
+                assign(kafka);
+                while (running) {
+                    poll(kafka);
+                }
+            } catch (WakeupException e) {
+                return;
+            } catch (RuntimeException e) {
+                // E.g. the topics' metadata not answered in time while the broker restarts: start over.
+                LOG.warnf("dashboard feed: %s; reconnecting in 2 s", e.toString());
+                sleep(Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private Map<String, Object> consumerConfig() {
+        Map<String, Object> config = new HashMap<>(kafkaSettings);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        config.put("apicurio.registry.url", registryUrl);
+        return config;
+    }
+
+    private void assign(KafkaConsumer<String, Object> kafka) {
+        List<TopicPartition> states = partitions(kafka, Topic.NODE_STATE);
+        List<TopicPartition> events = partitions(kafka, Topic.NODE_EVENTS);
+        List<TopicPartition> all = new ArrayList<>(states);
+        all.addAll(events);
+        kafka.assign(all);
+        kafka.seekToBeginning(states);
+        Map<TopicPartition, Long> since = new HashMap<>();
+        long from = Instant.now().minus(eventsLookback).toEpochMilli();
+        events.forEach(p -> since.put(p, from));
+        Map<TopicPartition, OffsetAndTimestamp> offsets = kafka.offsetsForTimes(since, Duration.ofSeconds(30));
+        List<TopicPartition> toEnd = new ArrayList<>();
+        offsets.forEach((partition, offset) -> {
+            if (offset == null) {
+                toEnd.add(partition); // nothing that recent: only what comes next
+            } else {
+                kafka.seek(partition, offset.offset());
+            }
+        });
+        kafka.seekToEnd(toEnd);
+        Map<TopicPartition, Long> ends = new HashMap<>(kafka.endOffsets(states, Duration.ofSeconds(30)));
+        ends.values().removeIf(end -> end == 0);
+        catchUpTo = new HashMap<>(ends);
+        updateCatchUp(kafka);
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<String, Object> kafka, Topic topic) {
+        return kafka.partitionsFor(topic.topicName(), Duration.ofSeconds(30)).stream()
+                .map(info -> new TopicPartition(topic.topicName(), info.partition())).toList();
+    }
+
+    private void poll(KafkaConsumer<String, Object> kafka) {
+        try {
+            for (ConsumerRecord<String, Object> record : kafka.poll(Duration.ofMillis(200))) {
+                take(record);
+            }
+        } catch (RecordDeserializationException e) {
+            LOG.warnf(e, "dashboard feed: skipping %s offset %d, which cannot be decoded", e.topicPartition(), e.offset());
+            kafka.seek(e.topicPartition(), e.offset() + 1);
+        }
+        updateCatchUp(kafka);
+    }
+
+    private void take(ConsumerRecord<String, Object> record) {
+        Object value = record.value();
+        if (record.topic().equals(Topic.NODE_STATE.topicName())) {
+            if (value == null || value instanceof GenericRecord) {
+                board.apply(record.key(), (GenericRecord) value);
+                return;
+            }
+        } else if (value instanceof GenericRecord event) {
+            board.record(event);
+            return;
+        }
+        LOG.warnf("dashboard feed: skipping %s-%d offset %d: unexpected %s", record.topic(), record.partition(),
+                record.offset(), value == null ? "tombstone" : value.getClass().getSimpleName());
+    }
+
+    private void updateCatchUp(KafkaConsumer<String, Object> kafka) {
+        Map<TopicPartition, Long> targets = catchUpTo;
+        if (targets == null || targets.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> left = new HashMap<>(targets);
+        left.entrySet().removeIf(target -> kafka.position(target.getKey()) >= target.getValue());
+        catchUpTo = left;
+    }
+
+    private static void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

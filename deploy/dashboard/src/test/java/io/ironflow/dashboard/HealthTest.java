@@ -1,0 +1,12 @@
+package io.ironflow.dashboard;
+
+import io.ironflow.deploy.testing.IronflowTestInfrastructure;
+import io.ironflow.deploy.testing.ServiceHealthContract;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The service starts against the real broker and reports ready only with it. */
+@QuarkusTest
+@QuarkusTestResource(IronflowTestInfrastructure.class)
+class HealthTest extends ServiceHealthContract {
+}

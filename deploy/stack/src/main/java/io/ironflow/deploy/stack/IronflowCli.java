@@ -1,0 +1,190 @@
+package io.ironflow.deploy.stack;
+
+import io.ironflow.schemas.Topic;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./ironflow}: one command line, parsed by picocli, for everything the launcher does. Contract: every
+ * subcommand answers {@code --help} (exit 0); an unknown flag, a missing value or a bad number is refused with one
+ * line naming it (exit 2), and nothing is started.
+ */
+@Command(name = "ironflow", mixinStandardHelpOptions = true, version = "Ironflow 0.1.0-SNAPSHOT",
+        description = "Runs Ironflow on this machine, watches its topics, and benchmarks it.",
+        subcommands = {IronflowCli.Watch.class, IronflowCli.Bench.class, IronflowCli.BenchList.class})
+public final class IronflowCli implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Parses and runs {@code args}; returns the exit code. */
+    static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** The same, writing help to {@code out} and refusals to {@code err}. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new IronflowCli());
+        cli.addSubcommand("up", Up.command());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((e, ignored) -> {
+            String name = e.getCommandLine().getCommandSpec().qualifiedName();
+            e.getCommandLine().getErr().println(name + ": " + e.getMessage() + " (see " + name + " --help)");
+            return 2;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2; // a subcommand is needed
+    }
+
+    /** {@code ironflow up}: the whole system on this machine, supervised until Ctrl-C. */
+    @Command(name = "up", mixinStandardHelpOptions = true,
+            description = {"Starts the whole system on this machine and supervises it until Ctrl-C.",
+                    "Kafka, PostgreSQL, the schema registry, the four services and the dashboard; a service that exits",
+                    "or whose /q/health/live stays DOWN for --liveness-timeout seconds is restarted. Each component's",
+                    "port has a flag."})
+    static final class Up implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "Where everything is kept (default: .ironflow in the repository).")
+        Path dataDir;
+
+        @Option(names = "--liveness-timeout", paramLabel = "SECONDS", defaultValue = "30",
+                description = "How long a service's liveness may stay DOWN before it is restarted (default: ${DEFAULT-VALUE}).")
+        int livenessTimeout;
+
+        /** The command with one {@code --<component>-port} option per port of {@link StackOptions#defaultPorts()}. */
+        static CommandLine command() {
+            CommandLine command = new CommandLine(new Up());
+            StackOptions.defaultPorts().forEach((name, port) -> command.getCommandSpec().addOption(
+                    OptionSpec.builder(StackOptions.flagFor(name)).paramLabel("N").type(int.class)
+                            .defaultValue(String.valueOf(port)).description("Port of " + name + " (default: ${DEFAULT-VALUE}).")
+                            .build()));
+            return command;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            if (livenessTimeout < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--liveness-timeout must be at least 1");
+            }
+            Map<String, Integer> ports = new LinkedHashMap<>();
+            for (String name : StackOptions.defaultPorts().keySet()) {
+                int port = spec.findOption(StackOptions.flagFor(name)).<Integer>getValue();
+                if (port < 1 || port > 65535) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            StackOptions.flagFor(name) + " takes a number from 1 to 65535, not '" + port + "'");
+                }
+                ports.put(name, port);
+            }
+            Path home = StackOptions.defaultHome();
+            Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
+            LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout)));
+            return 0;
+        }
+    }
+
+    /** {@code ironflow watch [TOPIC]}. */
+    @Command(name = "watch", mixinStandardHelpOptions = true,
+            description = {"Prints a topic from its beginning, then as it grows.",
+                    "Values are Avro decoded through the registry. Reads 127.0.0.1:9092 and the registry on 18081; IRONFLOW_JAVA_OPTS='-Dironflow.kafka=HOST:PORT",
+                    "-Dironflow.registry=URL' for others."})
+    static final class Watch implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(arity = "0..1", paramLabel = "TOPIC", defaultValue = "ironflow.node-state",
+                description = "The topic (default: ${DEFAULT-VALUE}, every node's latest state).")
+        String topic;
+
+        @Override
+        public Integer call() {
+            if (Topic.all().stream().noneMatch(t -> t.topicName().equals(topic))) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "no such topic " + topic + "; Ironflow's are "
+                        + Topic.all().stream().map(Topic::topicName).toList());
+            }
+            WatchTopic.watch(topic);
+            return 0;
+        }
+    }
+
+    /** {@code ironflow bench}. */
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+            description = {"Benchmarks a running stack: actions/s and latency over whole node lives.",
+                    "Fresh fake-hardware nodes go create, manage, provide, active, deleted, DELETE over the REST API."})
+    static final class Bench implements Callable<Integer> {
+
+        @Option(names = "--nodes", paramLabel = "N", defaultValue = "1000", description = "Nodes per round (default: ${DEFAULT-VALUE}).")
+        int nodes;
+
+        @Option(names = "--clients", paramLabel = "C", defaultValue = "32", description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
+        int clients;
+
+        @Option(names = "--warmup", paramLabel = "R", defaultValue = "5", description = "Warm-up rounds before the measured one (default: ${DEFAULT-VALUE}).")
+        int warmups;
+
+        @Option(names = "--deadline", paramLabel = "SECONDS", defaultValue = "60", description = "Deadline per action (default: ${DEFAULT-VALUE}).")
+        int deadline;
+
+        @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:6385", description = "The API (default: ${DEFAULT-VALUE}).")
+        String api;
+
+        @Override
+        public Integer call() throws Exception {
+            Benchmark.run(api, nodes, clients, warmups, deadline);
+            return 0;
+        }
+    }
+
+    /** {@code ironflow bench-list}. */
+    @Command(name = "bench-list", mixinStandardHelpOptions = true,
+            description = {"Benchmarks node listing at fleet size.",
+                    "Tops the node table up to N nodes, then times the API's list queries."})
+    static final class BenchList implements Callable<Integer> {
+
+        @Option(names = "--nodes", paramLabel = "N", defaultValue = "100000", description = "Fleet size (default: ${DEFAULT-VALUE}).")
+        int nodes;
+
+        @Option(names = "--requests", paramLabel = "R", defaultValue = "500", description = "Requests per query (default: ${DEFAULT-VALUE}).")
+        int requests;
+
+        @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:6385", description = "The API (default: ${DEFAULT-VALUE}).")
+        String api;
+
+        @Option(names = "--jdbc", paramLabel = "URL", defaultValue = "jdbc:postgresql://127.0.0.1:15432/ironflow",
+                description = "The node database (default: ${DEFAULT-VALUE}).")
+        String jdbc;
+
+        @Option(names = "--cleanup", description = "Delete the rows this benchmark added, and stop.")
+        boolean cleanup;
+
+        @Override
+        public Integer call() throws Exception {
+            ListBenchmark.run(nodes, requests, api, jdbc, cleanup);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ironflow.deploy.testing.TestDirectories;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The live dashboard in a real browser (Debian's chromium, headless, through its chromedriver) against the whole
+ * stack: nodes driven over the Ironic API show up in the counts and the feed within a second, a node's timeline
+ * lists its transitions, and the page reconnects and rebuilds its view after the dashboard service is killed.
+ * Leaves target/dashboard.png for a person to look at.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DashboardBrowserTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The promise: a change is on the page within a second of the API answering it. */
+    private static final Duration LIVE = Duration.ofSeconds(1);
+
+    private final Path dataDir = Path.of("target", "dashboard-test-" + UUID.randomUUID()).toAbsolutePath();
+    private RunningStack stack;
+    private WebDriver browser;
+
+    @BeforeAll
+    void up() throws Exception {
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
+        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new",
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1400,900",
+                "--user-data-dir=" + Files.createTempDirectory(dataDir.getParent(), "chromium-profile"));
+        ChromeDriverService driver = new ChromeDriverService.Builder()
+                .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(driver, options);
+    }
+
+    @AfterAll
+    void down() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+        TestDirectories.deleteRecursively(dataDir);
+    }
+
+    @Test
+    void nodesMoveLiveOnThePageAndThePageSurvivesARestartOfItsService() throws Exception {
+        browser.get("http://127.0.0.1:" + stack.ports.get("dashboard") + "/");
+        waitFor(Duration.ofSeconds(30)).until(ExpectedConditions.textToBe(By.id("connection"), "live"));
+
+        String name = "dash-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"" + name + "\"}"));
+        waitFor(LIVE).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".count[data-state='enroll']")));
+        waitFor(LIVE).until(ExpectedConditions.textToBePresentInElementLocated(By.id("feed"), "(new) \u2192 enroll"));
+
+        assertEquals(202, send("PUT", "/v1/nodes/" + name + "/states/provision", "{\"target\": \"manage\"}"));
+        // manage passes through verifying; the page follows the conductor, not the request.
+        waitFor(Duration.ofSeconds(10)).until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector(".count[data-state='manageable']"), "1"));
+        waitFor(LIVE).until(ExpectedConditions.textToBePresentInElementLocated(By.id("feed"), "\u2192 manageable"));
+
+        waitFor(LIVE).until(ExpectedConditions.elementToBeClickable(By.xpath("//tbody/tr[td[1]='" + name + "']"))).click();
+        waitFor(Duration.ofSeconds(5)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("timeline"), "(new) \u2192 enroll"));
+        assertTrue(browser.findElement(By.id("timeline")).getText().contains("\u2192 manageable"));
+        screenshot("dashboard.png");
+
+        // Kill the dashboard service: the launcher restarts it, the page reconnects and rebuilds from the topics.
+        RunningStack.signal("KILL", stack.service("deploy/dashboard").pid());
+        waitFor(Duration.ofSeconds(30)).until(ExpectedConditions.textToBe(By.id("connection"), "reconnecting"));
+        waitFor(Duration.ofSeconds(120)).until(ExpectedConditions.textToBe(By.id("connection"), "live"));
+        waitFor(Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(By.xpath("//tbody/tr[td[1]='" + name + "']")));
+        assertEquals(202, send("PUT", "/v1/nodes/" + name + "/states/provision", "{\"target\": \"provide\"}"));
+        waitFor(Duration.ofSeconds(10)).until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector(".count[data-state='available']"), "1"));
+        screenshot("dashboard-after-restart.png");
+    }
+
+    private WebDriverWait waitFor(Duration timeout) {
+        WebDriverWait wait = new WebDriverWait(browser, timeout, Duration.ofMillis(50));
+        return wait;
+    }
+
+    private void screenshot(String file) throws Exception {
+        Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, Path.of("target", file), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private int send(String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + path))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+}

@@ -1,0 +1,75 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The launcher's command line: every subcommand answers --help, every ./ironflow example in the README parses
+ * (run with --help appended, so nothing starts), and a wrong flag or value is refused with one line, exit 2.
+ */
+class IronflowCliTest {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = IronflowCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "up", "watch", "bench", "bench-list"})
+    void everySubcommandAnswersHelp(String subcommand) {
+        List<String> args = new ArrayList<>(subcommand.isEmpty() ? List.of() : List.of(subcommand));
+        args.add("--help");
+        Run help = run(args.toArray(String[]::new));
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.out().startsWith("Usage: ironflow" + (subcommand.isEmpty() ? "" : " " + subcommand)), help.out());
+    }
+
+    @Test
+    void everyReadmeExampleParses() throws Exception {
+        String readme = Files.readString(Path.of(System.getProperty("ironflow.home", "../..")).resolve("README.md"));
+        Matcher example = Pattern.compile("(?m)(?:^|`)(?:[A-Z_]+=\\S+ )*\\./ironflow( [^#`\\n]*)?").matcher(readme);
+        int checked = 0;
+        while (example.find()) {
+            String line = example.group(1) == null ? "" : example.group(1).trim();
+            List<String> args = new ArrayList<>(line.isEmpty() ? List.of() : Arrays.asList(line.split("\\s+")));
+            if (!args.contains("--help")) {
+                args.add("--help");
+            }
+            Run run = run(args.toArray(String[]::new));
+            assertEquals(0, run.code(), "the README's ./ironflow " + line + ": " + run.err());
+            checked++;
+        }
+        assertTrue(checked >= 4, "the README shows ./ironflow examples: " + checked);
+    }
+
+    @Test
+    void aWrongFlagOrValueIsOneLineAndExit2() {
+        for (String[] args : List.of(new String[] {"up", "--bogus"}, new String[] {"up", "--api-port", "70000"},
+                new String[] {"up", "--api-port"}, new String[] {"bench", "--nodes", "many"}, new String[] {"nope"},
+                new String[] {"watch", "ironflow.nope"})) {
+            Run run = run(args);
+            assertEquals(2, run.code(), String.join(" ", args) + ": " + run.err());
+            assertEquals(1, run.err().lines().count(), String.join(" ", args) + " said more than one line: " + run.err());
+            assertFalse(run.err().isBlank());
+        }
+    }
+}
