@@ -191,6 +191,11 @@ class ActionsTest {
                 assertTrue(announced.contains(step + ":started") && announced.contains(step + ":succeeded"), step + " in " + announced);
             }
         }
+        String metrics = given().get("/q/metrics").asString();
+        for (String step : List.of("preflight", "decommission", "destroy", "remove-from-cluster")) {
+            assertTrue(metrics.contains("ironflow_teardown_step_duration_seconds_count{result=\"succeeded\",step=\"" + step + "\"}"),
+                    "no duration of " + step + " on /q/metrics");
+        }
         TeardownPeers.freshEtcd();
     }
 

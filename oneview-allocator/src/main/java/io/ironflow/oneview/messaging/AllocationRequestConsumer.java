@@ -1,5 +1,7 @@
 package io.ironflow.oneview.messaging;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.ironflow.events.AllocationAction;
 import io.ironflow.events.AllocationPurpose;
 import io.ironflow.events.AllocationRequest;
@@ -34,8 +36,11 @@ public class AllocationRequestConsumer {
     private final NodeIntents intents;
     private final MutinyEmitter<AllocationResult> results;
 
+    private final MeterRegistry metrics;
+
     AllocationRequestConsumer(Allocator allocator, NodeIntents intents,
-            @Channel("allocation-results") MutinyEmitter<AllocationResult> results) {
+            @Channel("allocation-results") MutinyEmitter<AllocationResult> results, MeterRegistry metrics) {
+        this.metrics = metrics;
         this.allocator = allocator;
         this.intents = intents;
         this.results = results;
@@ -58,6 +63,7 @@ public class AllocationRequestConsumer {
 
     private void answer(AllocationRequest request) {
         String node = request.getNodeUuid();
+        Timer.Sample took = Timer.start(metrics);
         Allocation outcome;
         if (request.getDeadline() != null && request.getDeadline().isBefore(Instant.now())) {
             outcome = new Allocation(false, null, "The allocation request " + request.getRequestId() + " for node " + node
@@ -70,6 +76,10 @@ public class AllocationRequestConsumer {
         } else {
             outcome = allocator.remove(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri());
         }
+        // ironflow_oneview_allocation_duration_seconds{action,result}: OneView's share of deploy and cleaning.
+        took.stop(Timer.builder("ironflow.oneview.allocation.duration").tag("action", request.getAction().name())
+                .tag("result", outcome.success() ? "succeeded" : outcome.inUseByOneView() ? "in_use_by_oneview" : "failed")
+                .publishPercentileHistogram().register(metrics));
         switch (outcome.field()) {
             case SET -> intents.recordAppliedProfile(node, outcome.serverProfileUri());
             case REMOVE -> intents.forgetAppliedProfile(node);

@@ -138,6 +138,11 @@ class AllocationRequestsTest {
         assertEquals(List.of("PUT " + hardware + "/powerState", "DELETE " + profile), mutations);
         assertEquals(2, patches(node).size());
         assertEquals("[{\"op\":\"remove\",\"path\":\"/driver_info/applied_server_profile_uri\"}]", patches(node).get(1));
+        String metrics = io.restassured.RestAssured.given().get("/q/metrics").asString();
+        for (String action : List.of("APPLY", "REMOVE")) {
+            assertTrue(metrics.contains("ironflow_oneview_allocation_duration_seconds_count{action=\"" + action + "\",result=\"succeeded\"}"),
+                    "no duration of " + action + " on /q/metrics");
+        }
     }
 
     @Test

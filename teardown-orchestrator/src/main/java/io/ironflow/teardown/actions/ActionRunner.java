@@ -1,5 +1,7 @@
 package io.ironflow.teardown.actions;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.teardown.revisions.Revisions;
@@ -49,6 +51,9 @@ public class ActionRunner {
 
     @ConfigProperty(name = "ironflow.teardown.action-threads")
     int threads;
+
+    @Inject
+    MeterRegistry metrics;
 
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
@@ -125,8 +130,10 @@ public class ActionRunner {
         Integer revision = revisionOf(action);
         store.stepStarted(action.id(), step.seq());
         announce(action, step, "started", null, revision);
+        Timer.Sample took = Timer.start(metrics);
         try {
             AirshipStatus result = steps.run(action, step);
+            took.stop(stepTimer(step, "succeeded"));
             store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result));
             announce(action, step, "succeeded", result.message(), revision);
             return true;
@@ -135,6 +142,7 @@ public class ActionRunner {
                 LOG.infof("action %s: step %s interrupted by shutdown; it runs again at the next start", action.id(), step.step());
                 return false;
             }
+            took.stop(stepTimer(step, "failed"));
             AirshipStatus status = e instanceof StepFailure f ? f.status()
                     : AirshipStatus.failure(500, "StepError", String.valueOf(e.getMessage()), List.of());
             if (!(e instanceof StepFailure)) {
@@ -147,6 +155,12 @@ public class ActionRunner {
             end(now, Lifecycle.FAILED);
             return false;
         }
+    }
+
+    /** ironflow_teardown_step_duration_seconds{step,result}: how long each kind of step takes, and how it ends. */
+    private Timer stepTimer(Action.Step step, String result) {
+        return Timer.builder("ironflow.teardown.step.duration").tag("step", step.step()).tag("result", result)
+                .publishPercentileHistogram().register(metrics);
     }
 
     private void end(Action action, String lifecycle) {
