@@ -3,6 +3,7 @@ package io.ironflow.api.history;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.nodes.NodeDocument;
+import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
@@ -39,7 +40,6 @@ import java.util.UUID;
 public class NodeHistoryResource {
 
     private static final String PATH = "/v1/nodes/{ident}/history";
-    private static final int MAX_LIMIT = 1000;
     private static final List<String> SUMMARY = List.of("uuid", "created_at", "severity", "event");
     private static final String COLUMNS = "event_id, created_at, severity, event_type, event, conductor, requester";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
@@ -88,7 +88,7 @@ public class NodeHistoryResource {
 
     private Uni<Map<String, Object>> page(String ident, boolean detail, String limitText, String markerText, UriInfo uri) {
         Microversions.requireResource("history", version.get(), PATH);
-        int limit = limit(limitText);
+        int limit = QueryLimit.parse(limitText);
         UUID marker = markerText == null ? null : NodeReader.parseUuid(markerText);
         if (markerText != null && marker == null) {
             throw ApiError.badRequest("Expected a UUID for marker but received " + markerText + ".");
@@ -134,22 +134,6 @@ public class NodeHistoryResource {
                 return uuid;
             });
         });
-    }
-
-    private static int limit(String text) {
-        if (text == null) {
-            return MAX_LIMIT;
-        }
-        int limit;
-        try {
-            limit = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw ApiError.badRequest("Invalid input for field/attribute limit. Value: '" + text + "'. Wrong type. Expected 'int'");
-        }
-        if (limit <= 0) {
-            throw ApiError.badRequest("Limit must be positive");
-        }
-        return Math.min(limit, MAX_LIMIT);
     }
 
     /** One entry in Ironic's shape; {@code user} is the intent's requester. */

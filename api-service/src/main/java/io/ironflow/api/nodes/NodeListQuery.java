@@ -1,6 +1,7 @@
 package io.ironflow.api.nodes;
 
 import io.ironflow.api.QueryBooleans;
+import io.ironflow.api.QueryLimit;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
@@ -21,9 +22,6 @@ import java.util.UUID;
  */
 record NodeListQuery(List<String> conditions, List<Object> values, String sortKey, boolean descending, int limit,
         UUID marker, List<String> fields, boolean detail) {
-
-    /** Ironic's [api]max_limit. */
-    static final int MAX_LIMIT = 1000;
 
     /** Filters compared with equality, by parameter (the column has the parameter's name). */
     private static final Set<String> EQUALITY_FILTERS = Set.of("provision_state", "driver", "resource_class", "owner",
@@ -103,20 +101,7 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
             throw ApiError.badRequest("Invalid sort direction: " + sortDir + ". Acceptable values are 'asc' or 'desc'");
         }
 
-        int limit = MAX_LIMIT;
-        String limitText = single(parameters, "limit");
-        if (limitText != null) {
-            try {
-                limit = Integer.parseInt(limitText);
-            } catch (NumberFormatException e) {
-                throw ApiError.badRequest("Invalid input for field/attribute limit. Value: '" + limitText
-                        + "'. Wrong type. Expected 'int'");
-            }
-            if (limit <= 0) {
-                throw ApiError.badRequest("Limit must be positive");
-            }
-            limit = Math.min(limit, MAX_LIMIT);
-        }
+        int limit = QueryLimit.parse(single(parameters, "limit"));
         String markerText = single(parameters, "marker");
         UUID marker = markerText == null ? null : uuid("marker", markerText);
 

@@ -1,6 +1,7 @@
 package io.ironflow.api.ports;
 
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.versions.ApiVersion;
 import io.smallrye.mutiny.Uni;
@@ -20,7 +21,6 @@ import java.util.UUID;
  */
 final class PortList {
 
-    private static final int MAX_LIMIT = 1000;
     private static final Set<String> PARAMETERS = Set.of("node", "node_uuid", "address", "fields", "detail", "limit",
             "marker", "sort_key", "sort_dir");
 
@@ -41,7 +41,7 @@ final class PortList {
         if (fields != null && detail) {
             throw ApiError.badRequest("Can not specify ?detail=True and fields in the same request.");
         }
-        int limit = limit(query.getFirst("limit"));
+        int limit = QueryLimit.parse(query.getFirst("limit"));
         UUID marker = query.getFirst("marker") == null ? null : uuid("marker", query.getFirst("marker"));
         String sortKey = query.getFirst("sort_key") == null ? "id" : query.getFirst("sort_key");
         if (!sortKey.equals("id") && !sortKey.equals("created_at")) {
@@ -83,22 +83,6 @@ final class PortList {
             shown.add("links");
         }
         return shown;
-    }
-
-    private static int limit(String text) {
-        if (text == null) {
-            return MAX_LIMIT;
-        }
-        int limit;
-        try {
-            limit = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw ApiError.badRequest("Invalid input for field/attribute limit. Value: '" + text + "'. Wrong type. Expected 'int'");
-        }
-        if (limit <= 0) {
-            throw ApiError.badRequest("Limit must be positive");
-        }
-        return Math.min(limit, MAX_LIMIT);
     }
 
     private static UUID uuid(String name, String value) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -83,7 +84,12 @@ class DashboardBrowserTest {
                 By.cssSelector(".count[data-state='manageable']"), "1"));
         waitFor(LIVE).until(ExpectedConditions.textToBePresentInElementLocated(By.id("feed"), "\u2192 manageable"));
 
-        waitFor(LIVE).until(ExpectedConditions.elementToBeClickable(By.xpath("//tbody/tr[td[1]='" + name + "']"))).click();
+        // The table is redrawn as ticks arrive: a row found just before a redraw is stale, so find it again.
+        By row = By.xpath("//tbody/tr[td[1]='" + name + "']");
+        waitFor(LIVE).ignoring(StaleElementReferenceException.class).until(page -> {
+            page.findElement(row).click();
+            return true;
+        });
         waitFor(Duration.ofSeconds(5)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("timeline"), "(new) \u2192 enroll"));
         assertTrue(browser.findElement(By.id("timeline")).getText().contains("\u2192 manageable"));
         screenshot("dashboard.png");
