@@ -182,7 +182,7 @@ public class NodeWork {
     private boolean runStep(NodeChange change, HardwareDriver driver, PlannedStep step) {
         NodeEntity node = change.node();
         FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
-        StepResult result = driver.run(step, node.driverInfo, hardware);
+        StepResult result = driver.run(step, node.driverInfo, node.properties, hardware);
         node.driverInternalInfo.put(FakeHardwareRecord.KEY, hardware.toJson());
         node.powerState = hardware.powerState() == null ? node.powerState : hardware.powerState();
         change.touched();

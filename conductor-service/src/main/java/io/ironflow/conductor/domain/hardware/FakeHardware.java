@@ -18,6 +18,10 @@ import java.util.Map;
  * <li>{@code fake_step_seconds: {"deploy.erase_devices": 2.5, "*": 1}} makes steps take time;</li>
  * <li>{@code fake_agent_steps: true} makes the clean steps come from a (simulated) agent: unknown until the
  * node is first cleaned, then cached in driver_internal_info ({@link AgentCleanSteps}).</li>
+ * <li>{@code fake_disks: ["sda", "sdb"]} are the node's disks (default one, {@code sda}); the OS disk is the one
+ * {@code properties.root_device.name} names, else the first. The erase steps wipe every disk except those the
+ * node's {@code properties.skip_block_devices} names ({@code [{"name": "sdb"}]}, as Ironic's agent honours it),
+ * and the record keeps which disks were erased how often.</li>
  * </ul>
  * Stateless, so one instance serves every node.
  */
@@ -30,6 +34,10 @@ public final class FakeHardware implements HardwareDriver {
     public static final String FAIL_STEPS = "fake_fail_steps";
     public static final String STEP_SECONDS = "fake_step_seconds";
     public static final String AGENT_STEPS = "fake_agent_steps";
+    public static final String DISKS = "fake_disks";
+    /** Ironic's node property: block devices the erase steps leave alone, each {"name": "sdb"} ("/dev/sdb" too). */
+    public static final String SKIP_BLOCK_DEVICES = "skip_block_devices";
+    static final List<String> DEFAULT_DISKS = List.of("sda");
 
     /** As Ironic's fake-hardware with every fake interface enabled; no-/noop where this driver has nothing. */
     private static final Map<String, List<String>> IMPLEMENTATIONS = orderedMap(
@@ -49,6 +57,8 @@ public final class FakeHardware implements HardwareDriver {
     private static final Map<String, String> PROPERTIES = orderedMap(
             AGENT_STEPS, "Set to true to simulate clean steps reported by an agent: they are unknown until the node is "
                     + "first cleaned, then cached in driver_internal_info.agent_cached_clean_steps. Optional.",
+            DISKS, "The node's disks, a list of device names (default [\"sda\"]); the OS disk is properties.root_device.name, "
+                    + "else the first. The erase steps skip those named in properties.skip_block_devices. Optional.",
             FAIL_STEPS, "A list of step keys (\"interface.step\", e.g. \"deploy.erase_devices\") that fail when they run. "
                     + "Optional.",
             FAIL_VERIFY, "Set to true to make verification (manage) fail. Optional.",
@@ -116,6 +126,11 @@ public final class FakeHardware implements HardwareDriver {
         if (failSteps != null && !(failSteps instanceof List<?> l && l.stream().allMatch(String.class::isInstance))) {
             problems.add(NAME + ": driver_info." + FAIL_STEPS + " must be a list of step keys like \"deploy.erase_devices\"");
         }
+        Object disks = info.get(DISKS);
+        if (disks != null && !(disks instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(d -> d instanceof String n && !n.isBlank())
+                && l.stream().distinct().count() == l.size())) {
+            problems.add(NAME + ": driver_info." + DISKS + " must be a non-empty list of distinct disk names like \"sda\"");
+        }
         Object agent = info.get(AGENT_STEPS);
         if (agent != null && !(agent instanceof Boolean)) {
             problems.add(NAME + ": driver_info." + AGENT_STEPS + " must be a boolean");
@@ -148,9 +163,20 @@ public final class FakeHardware implements HardwareDriver {
 
     @Override
     public StepResult run(PlannedStep step, Map<String, Object> driverInfo, FakeHardwareRecord hw) {
+        return run(step, driverInfo, Map.of(), hw);
+    }
+
+    @Override
+    public StepResult run(PlannedStep step, Map<String, Object> driverInfo, Map<String, Object> properties, FakeHardwareRecord hw) {
         String key = step.key();
         if (driverInfo != null && driverInfo.get(FAIL_STEPS) instanceof List<?> failing && failing.contains(key)) {
             return StepResult.failed(NAME + ": simulated failure of step " + key + " (driver_info." + FAIL_STEPS + ")");
+        }
+        if (key.startsWith("deploy.erase_devices")) {
+            List<String> erased = disksToErase(driverInfo, properties);
+            hw.erased(key.substring("deploy.".length()), key.equals("deploy.erase_devices"), disks(driverInfo), erased);
+            hw.ran(key);
+            return StepResult.done(key + " on " + String.join(", ", erased));
         }
         StepResult result = apply(key, step.args(), hw);
         if (result.ok()) {
@@ -161,8 +187,6 @@ public final class FakeHardware implements HardwareDriver {
 
     private StepResult apply(String key, Map<String, Object> args, FakeHardwareRecord hw) {
         switch (key) {
-            case "deploy.erase_devices" -> hw.erased("erase_devices", true);
-            case "deploy.erase_devices_metadata" -> hw.erased("erase_devices_metadata", false);
             case "bios.apply_configuration" -> {
                 // Checked when the step runs, as Ironic does: earlier steps stay done, this one fails.
                 if (!(args.get("settings") instanceof List<?> settings) || settings.stream().anyMatch(
@@ -235,6 +259,31 @@ public final class FakeHardware implements HardwareDriver {
             }
         }
         return StepResult.done(target);
+    }
+
+    /** The node's disks: driver_info.fake_disks, else one {@code sda}. */
+    static List<String> disks(Map<String, Object> driverInfo) {
+        if (driverInfo != null && driverInfo.get(DISKS) instanceof List<?> l && !l.isEmpty()) {
+            return l.stream().map(String::valueOf).toList();
+        }
+        return DEFAULT_DISKS;
+    }
+
+    /** Every disk but those properties.skip_block_devices names (by name, with or without /dev/). */
+    static List<String> disksToErase(Map<String, Object> driverInfo, Map<String, Object> properties) {
+        List<String> skipped = new ArrayList<>();
+        if (properties != null && properties.get(SKIP_BLOCK_DEVICES) instanceof List<?> skip) {
+            for (Object entry : skip) {
+                if (entry instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+                    skipped.add(bare(name));
+                }
+            }
+        }
+        return disks(driverInfo).stream().filter(d -> !skipped.contains(bare(d))).toList();
+    }
+
+    private static String bare(String device) {
+        return device.startsWith("/dev/") ? device.substring("/dev/".length()) : device;
     }
 
     @SuppressWarnings("unchecked")

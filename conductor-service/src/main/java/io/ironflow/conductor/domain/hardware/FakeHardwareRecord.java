@@ -18,6 +18,9 @@ public final class FakeHardwareRecord {
     private final List<String> powerHistory = new ArrayList<>();
     private int erasedDevices;
     private final List<String> eraseHistory = new ArrayList<>();
+    private final List<String> disks = new ArrayList<>();
+    private final Map<String, Object> diskErasures = new LinkedHashMap<>();
+    private final Map<String, Object> diskMetadataWipes = new LinkedHashMap<>();
     private final Map<String, Object> biosSettings = new LinkedHashMap<>();
     private Map<String, Object> raidConfig;
     private final List<String> firmwareImages = new ArrayList<>();
@@ -38,6 +41,9 @@ public final class FakeHardwareRecord {
         r.powerHistory.addAll(strings(json.get("power_history")));
         r.erasedDevices = json.get("erased_devices") instanceof Number n ? n.intValue() : 0;
         r.eraseHistory.addAll(strings(json.get("erase_history")));
+        r.disks.addAll(strings(json.get("disks")));
+        r.diskErasures.putAll(map(json.get("disk_erasures")));
+        r.diskMetadataWipes.putAll(map(json.get("disk_metadata_wipes")));
         r.biosSettings.putAll(map(json.get("bios_settings")));
         r.raidConfig = json.get("raid_config") == null ? null : new LinkedHashMap<>(map(json.get("raid_config")));
         r.firmwareImages.addAll(strings(json.get("firmware_images")));
@@ -63,6 +69,9 @@ public final class FakeHardwareRecord {
         json.put("power_history", new ArrayList<>(powerHistory));
         json.put("erased_devices", erasedDevices);
         json.put("erase_history", new ArrayList<>(eraseHistory));
+        json.put("disks", new ArrayList<>(disks));
+        json.put("disk_erasures", new LinkedHashMap<>(diskErasures));
+        json.put("disk_metadata_wipes", new LinkedHashMap<>(diskMetadataWipes));
         json.put("bios_settings", new LinkedHashMap<>(biosSettings));
         json.put("raid_config", raidConfig == null ? null : new LinkedHashMap<>(raidConfig));
         json.put("firmware_images", new ArrayList<>(firmwareImages));
@@ -82,10 +91,17 @@ public final class FakeHardwareRecord {
         powerState = endState;
     }
 
-    void erased(String how, boolean wholeDisks) {
+    /** An erase step ran: {@code how} on {@code erased}, out of the node's {@code allDisks}. */
+    void erased(String how, boolean wholeDisks, List<String> allDisks, List<String> erased) {
         eraseHistory.add(how);
         if (wholeDisks) {
             erasedDevices++;
+        }
+        disks.clear();
+        disks.addAll(allDisks);
+        Map<String, Object> counts = wholeDisks ? diskErasures : diskMetadataWipes;
+        for (String disk : erased) {
+            counts.put(disk, (counts.get(disk) instanceof Number n ? n.intValue() : 0) + 1);
         }
     }
 
@@ -147,6 +163,27 @@ public final class FakeHardwareRecord {
     /** Every erase, in order: {@code erase_devices} or {@code erase_devices_metadata}. */
     public List<String> eraseHistory() {
         return List.copyOf(eraseHistory);
+    }
+
+    /** The node's disks as the last erase saw them (empty before any erase). */
+    public List<String> disks() {
+        return List.copyOf(disks);
+    }
+
+    /** How many times each disk was fully erased ({@code erase_devices}); a disk never erased is absent. */
+    public Map<String, Integer> diskErasures() {
+        return counts(diskErasures);
+    }
+
+    /** How many times each disk's metadata was wiped ({@code erase_devices_metadata}). */
+    public Map<String, Integer> diskMetadataWipes() {
+        return counts(diskMetadataWipes);
+    }
+
+    private static Map<String, Integer> counts(Map<String, Object> raw) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        raw.forEach((disk, n) -> counts.put(disk, n instanceof Number number ? number.intValue() : 0));
+        return counts;
     }
 
     public Map<String, Object> biosSettings() {

@@ -71,6 +71,15 @@ public interface HardwareDriver {
     /** Runs one step (clean step or operation) against the node's hardware, recording what it did. */
     StepResult run(PlannedStep step, Map<String, Object> driverInfo, FakeHardwareRecord hardware);
 
+    /**
+     * Runs one step knowing the node's properties too (Ironic's agent reads {@code skip_block_devices} there); a
+     * driver that needs none of them runs it as {@link #run(PlannedStep, Map, FakeHardwareRecord)}.
+     */
+    default StepResult run(PlannedStep step, Map<String, Object> driverInfo, Map<String, Object> properties,
+            FakeHardwareRecord hardware) {
+        return run(step, driverInfo, hardware);
+    }
+
     /** {@link #run(PlannedStep, Map, FakeHardwareRecord)} with no driver_info, so no simulated failures. */
     default StepResult run(PlannedStep step, FakeHardwareRecord hardware) {
         return run(step, Map.of(), hardware);

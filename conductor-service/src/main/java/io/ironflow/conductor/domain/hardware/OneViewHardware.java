@@ -95,6 +95,12 @@ public final class OneViewHardware implements HardwareDriver {
     }
 
     @Override
+    public StepResult run(PlannedStep step, Map<String, Object> driverInfo, Map<String, Object> properties,
+            FakeHardwareRecord hardware) {
+        return fake.run(step, driverInfo, properties, hardware);
+    }
+
+    @Override
     public StepResult setPower(String target, FakeHardwareRecord hardware) {
         return fake.setPower(target, hardware);
     }

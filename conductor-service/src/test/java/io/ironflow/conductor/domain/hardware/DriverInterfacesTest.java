@@ -25,7 +25,7 @@ class DriverInterfacesTest {
 
     @Test
     void propertiesDescribeEveryDriverInfoKeyTheFakeReads() {
-        assertEquals(List.of(FakeHardware.AGENT_STEPS, FakeHardware.FAIL_STEPS, FakeHardware.FAIL_VERIFY, FakeHardware.STEP_SECONDS),
+        assertEquals(List.of(FakeHardware.AGENT_STEPS, FakeHardware.DISKS, FakeHardware.FAIL_STEPS, FakeHardware.FAIL_VERIFY, FakeHardware.STEP_SECONDS),
                 List.copyOf(fake.properties().keySet()));
         fake.properties().values().forEach(d -> assertTrue(d.endsWith("Optional."), d));
     }

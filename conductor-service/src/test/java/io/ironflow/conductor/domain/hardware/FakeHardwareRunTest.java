@@ -96,6 +96,29 @@ class FakeHardwareRunTest {
     }
 
     @Test
+    void eraseStepsWipeEveryDiskButThoseTheNodeSkips() {
+        Map<String, Object> info = Map.of("fake_disks", List.of("sda", "sdb", "sdc"));
+        for (PlannedStep step : driver.automatedCleanPlan()) {
+            assertTrue(driver.run(step, info, Map.of(), hw).ok());
+        }
+        assertEquals(Map.of("sda", 1, "sdb", 1, "sdc", 1), hw.diskErasures(), "by default every disk");
+        Map<String, Object> keepData = Map.of("skip_block_devices", List.of(Map.of("name", "/dev/sdb"), Map.of("name", "sdc")));
+        for (PlannedStep step : driver.automatedCleanPlan()) {
+            assertTrue(driver.run(step, info, keepData, hw).ok());
+        }
+        assertEquals(List.of("sda", "sdb", "sdc"), hw.disks());
+        assertEquals(Map.of("sda", 2, "sdb", 1, "sdc", 1), hw.diskErasures(), "the skipped disks keep their data");
+        assertEquals(Map.of("sda", 2, "sdb", 1, "sdc", 1), hw.diskMetadataWipes(), "their metadata too");
+        assertEquals(2, hw.erasedDevices());
+        assertTrue(run("deploy.erase_devices", Map.of()).ok());
+        assertEquals(Map.of("sda", 3, "sdb", 1, "sdc", 1), hw.diskErasures(), "without fake_disks the node has one disk, sda");
+        assertEquals(List.of("sda"), hw.disks());
+        assertEquals(List.of("fake-hardware: driver_info.fake_disks must be a non-empty list of distinct disk names like \"sda\""),
+                driver.validateDriverInfo(Map.of("fake_disks", List.of("sda", "sda"))));
+        assertEquals(List.of(), driver.validateDriverInfo(info));
+    }
+
+    @Test
     void powerHistoryAndRebootEndsOn() {
         assertNull(hw.powerState());
         assertTrue(driver.setPower("power off", hw).ok());
