@@ -66,10 +66,43 @@ class ActionsTest {
 
     /** An active fake-hardware node, as an operator gets one: create, manage, provide, deploy. */
     static void activeNode(String name) {
-        ironic().body("{\"driver\":\"fake-hardware\",\"name\":\"" + name + "\"}").post("/v1/nodes").then().statusCode(201);
+        activeNode(name, "{}");
+    }
+
+    /** An active fake-hardware node with this driver_info (its fake_disks, say). */
+    static void activeNode(String name, String driverInfo) {
+        ironic().body("{\"driver\":\"fake-hardware\",\"name\":\"" + name + "\",\"driver_info\":" + driverInfo + "}")
+                .post("/v1/nodes").then().statusCode(201);
         for (String[] verb : new String[][] {{"manage", "manageable"}, {"provide", "available"}, {"active", "active"}}) {
             ironic().body("{\"target\":\"" + verb[0] + "\"}").put("/v1/nodes/" + name + "/states/provision").then().statusCode(202);
             await().atMost(Duration.ofSeconds(60)).until(() -> verb[1].equals(ironflowNode(name).getString("provision_state")));
+        }
+    }
+
+    /** Per disk, how often the fake hardware fully erased it (from its record in the node's row). */
+    static Map<String, Integer> diskErasures(String name) {
+        String json = sql("SELECT driver_internal_info -> 'fake_hardware' -> 'disk_erasures' FROM public.nodes WHERE name = ?", name);
+        try {
+            return json == null ? Map.of() : new com.fasterxml.jackson.databind.ObjectMapper().readValue(json,
+                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, Integer>>() { });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One text value from the test's PostgreSQL (the first column of the first row, or null). */
+    static String sql(String query, Object... args) {
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow");
+                java.sql.PreparedStatement s = c.prepareStatement(query)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -137,8 +170,16 @@ class ActionsTest {
         airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{}}").then(), 400, "BadRequest");
         airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"],\"target-revision\":\"latest\"}}").then(),
                 400, "BadRequest");
-        airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"],\"preserve-local-storage\":true}}").then(),
+        airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"],\"preserve-local-storage\":\"maybe\"}}").then(),
                 400, "BadRequest");
+        for (String timeouts : List.of("\"drain-node-timeout\":\"soon\"", "\"etcd-ready-timeout\":1.5", "\"clear-labels-timeout\":0",
+                "\"remove-etcd-timeout\":[30]", "\"drain-node-timeout\":60,\"drain-node-grace-period\":60",
+                "\"drain-node-grace-period\":3600")) {
+            airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"]," + timeouts + "}}").then(),
+                    400, "BadRequest");
+        }
+        assertEquals(List.of(), given().get("/api/v1.0/actions").then().extract().<List<Object>>path(
+                "findAll { it.parameters.target_nodes == ['x'] }"), "a refused action is not stored");
         airship(given().get("/api/v1.0/actions/01J0000000000000000000000Z").then(), 404, "NotFound");
     }
 
@@ -197,6 +238,113 @@ class ActionsTest {
                     "no duration of " + step + " on /q/metrics");
         }
         TeardownPeers.freshEtcd();
+    }
+
+    /**
+     * preserve-local-storage erases only the OS disk (the fake hardware's record says which disks were erased)
+     * and leaves no skip list behind; a retired node's destroy erases every disk and ends manageable, as the
+     * retirement spec wants.
+     */
+    @Test
+    void preserveLocalStorageErasesOnlyTheOsDiskAndARetiredNodeEndsManageable() {
+        siteActionSucceeded();
+        activeNode("store-1", "{\"fake_disks\":[\"sda\",\"sdb\",\"sdc\"]}");
+        activeNode("old-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
+        ironic().body("[{\"op\":\"replace\",\"path\":\"/retired\",\"value\":true}]").patch("/v1/nodes/old-1").then().statusCode(200);
+        Map<String, Integer> storeBefore = diskErasures("store-1");
+        Map<String, Integer> oldBefore = diskErasures("old-1");
+        node("store-1");
+        node("old-1");
+
+        String keep = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"store-1\"],"
+                + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+        String retire = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"old-1\"]}}")
+                .then().statusCode(201).extract().path("id");
+        assertEquals("Complete", awaitEnd(keep), () -> given().get("/api/v1.0/actions/" + keep).asString());
+        assertEquals("Complete", awaitEnd(retire), () -> given().get("/api/v1.0/actions/" + retire).asString());
+
+        Map<String, Integer> storeAfter = diskErasures("store-1");
+        assertEquals(storeBefore.getOrDefault("sda", 0) + 1, storeAfter.get("sda"), "the OS disk erased once more");
+        assertEquals(storeBefore.get("sdb"), storeAfter.get("sdb"), "the data disk sdb kept");
+        assertEquals(storeBefore.get("sdc"), storeAfter.get("sdc"), "the data disk sdc kept");
+        JsonPath store = ironflowNode("store-1");
+        assertEquals("available", store.getString("provision_state"));
+        assertEquals("power off", store.getString("power_state"));
+        assertNull(store.get("properties.skip_block_devices"), "the skip list is gone: the next cleaning erases every disk");
+
+        Map<String, Integer> oldAfter = diskErasures("old-1");
+        assertEquals(oldBefore.get("sda") + 1, oldAfter.get("sda"));
+        assertEquals(oldBefore.get("sdb") + 1, oldAfter.get("sdb"), "without preserve-local-storage every disk is erased");
+        JsonPath old = ironflowNode("old-1");
+        assertEquals("manageable", old.getString("provision_state"), "a retired node rests manageable");
+        assertEquals("power off", old.getString("power_state"));
+        assertNull(k8s().nodes().withName("old-1").get());
+    }
+
+    /** The decommission's timeouts come from the action: a drain a budget blocks fails after 3 s, not an hour. */
+    @Test
+    void anActionsTimeoutsReachItsDecommission() {
+        siteActionSucceeded();
+        activeNode("pdb-1");
+        node("pdb-1");
+        pod("guarded", "db-pdb-1", "pdb-1", Map.of("app", "db"), "StatefulSet", "db");
+        KubeFixtures.budget("guarded", "db-budget", "db", 1);
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"pdb-1\"],"
+                + "\"drain-node-timeout\":\"3\",\"drain-node-grace-period\":1}}").then().statusCode(201).extract().path("id");
+        long started = System.nanoTime();
+        assertEquals("Failed", awaitEnd(id));
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 60, "the drain gave up after its 3 s");
+        JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
+        assertEquals(List.of("succeeded", "failed", "skipped", "skipped"), action.getList("steps.state"));
+        assertTrue(action.getString("steps[1].message").contains("drain"), action.prettify());
+        assertEquals("active", ironflowNode("pdb-1").getString("provision_state"), "nothing destroyed");
+    }
+
+    /**
+     * An action another instance runs (it holds the action's lock) is left alone; once that instance is gone (its
+     * lock released), this one takes the action over at its next rescan.
+     */
+    @Test
+    void anActionLockedByAnotherInstanceIsTakenOverOnlyWhenItsLockIsFree() throws Exception {
+        String id = "01J" + "9".repeat(22) + "Z";
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+        try (java.sql.Connection other = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow")) {
+            try (java.sql.PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_lock(?, hashtext(?))")) {
+                lock.setInt(1, io.ironflow.teardown.actions.ActionLocks.LOCK_CLASS);
+                lock.setString(2, id);
+                lock.execute();
+            }
+            // Stored as the other instance stored it: Processing, its preflight running.
+            try (java.sql.Statement store = other.createStatement()) {
+                store.execute("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                        + " VALUES ('" + id + "', 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
+                        + " 'other', now(), 'Processing', now())");
+                store.execute("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES ('" + id
+                        + "', 0, NULL, 'preflight', 'running'), ('" + id + "', 1, 'elsewhere', 'decommission', 'pending')");
+            }
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> "running".equals(
+                    given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
+        }
+        assertEquals("Failed", awaitEnd(id), "taken over once the other instance's session ended");
+        given().get("/api/v1.0/actions/" + id).then().body("steps[0].state", equalTo("failed"))
+                .body("steps[0].message", org.hamcrest.Matchers.containsString("elsewhere"));
+    }
+
+    /** An event stored but never published (the orchestrator died in between) goes out at the relay's next run. */
+    @Test
+    void anEventLeftInTheOutboxIsPublished() {
+        String action = "01J" + "8".repeat(22) + "Z";
+        sql("INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
+                + " VALUES ('orphan', ?, 'orphan', 'destroy', 'succeeded', 'stored before a crash', now()) RETURNING seq", action);
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        String registry = ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class);
+        try (KafkaTestClient kafka = new KafkaTestClient(bootstrap, registry)) {
+            List<GenericRecord> published = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
+                    read -> read.stream().map(ActionsTest::decode).anyMatch(e -> e.get("actionId").toString().equals(action)))
+                    .stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).toList();
+            assertEquals("stored before a crash", published.get(0).get("message").toString());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id = ?", action)));
     }
 
     @Test

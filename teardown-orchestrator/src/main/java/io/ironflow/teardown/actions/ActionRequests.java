@@ -4,6 +4,7 @@ import io.ironflow.teardown.revisions.Revisions;
 import io.ironflow.teardown.revisions.SiteActionGuard;
 import io.ironflow.teardown.status.StatusMessage;
 import io.ironflow.teardown.status.StepFailure;
+import io.ironflow.teardown.steps.DecommissionOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -18,7 +19,10 @@ import org.jboss.logging.Logger;
  * <ul>
  * <li>{@code redeploy_server}: {@code target_nodes} (a list of node names, or Shipyard's comma-separated text),
  * {@code target-revision} (committed | successful-site-action (default) | last-site-action),
- * {@code preserve-local-storage}; steps preflight, then decommission, destroy, remove-from-cluster per node.</li>
+ * {@code preserve-local-storage} (true: the destroy erases only the OS disk), the decommission's timeouts
+ * ({@code drain-node-timeout}, {@code drain-node-grace-period}, {@code clear-labels-timeout},
+ * {@code remove-etcd-timeout}, {@code etcd-ready-timeout}: whole seconds, the spec's defaults when absent); steps
+ * preflight, then decommission, destroy, remove-from-cluster per node.</li>
  * <li>{@code deploy_site}: pins the committed revision, refuses intermediate commits unless
  * {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the revision at the end.</li>
  * </ul>
@@ -58,11 +62,8 @@ public class ActionRequests {
                 throw StepFailure.badRequest("redeploy_server needs target_nodes, a list of node names");
             }
             targetRevision(params);
-            if (flag(params, "preserve-local-storage")) {
-                // Refused rather than ignored: the destroy would erase every disk the operator wants kept.
-                throw StepFailure.badRequest("preserve-local-storage=true is not supported yet: the conductor's cleaning cannot"
-                        + " erase only the OS disk, and erasing every disk is what the operator asked to avoid");
-            }
+            flag(params, "preserve-local-storage");
+            DecommissionOptions.fromParameters(params); // checked now: a bad timeout is a 400, not a failed step
             flag(params, "allow-intermediate-commits");
             steps.add(new ActionStore.PlannedStep(null, ActionSteps.PREFLIGHT));
             for (String node : nodes) {

@@ -12,7 +12,12 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import io.ironflow.events.TeardownStepEvent;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -28,6 +33,10 @@ import org.jboss.logging.Logger;
  * start it resumes every Pending or Processing action from its first step not yet succeeded; a step cut short by
  * a shutdown is not recorded as failed, it runs again then. deploy_site tags its revision at the end:
  * site-action-success, or site-action-failure once it got past validation.
+ * <p>
+ * Several instances may share one database: an action runs only under its lock ({@link ActionLocks}), and every
+ * {@code resume-interval} each instance offers itself the unfinished actions nobody runs, which also takes over
+ * the actions of an instance that died. A step's change and its events are stored together (the outbox).
  */
 @ApplicationScoped
 public class ActionRunner {
@@ -55,9 +64,19 @@ public class ActionRunner {
     @Inject
     MeterRegistry metrics;
 
+    @Inject
+    ActionLocks locks;
+
+    @Inject
+    OutboxRelay outbox;
+
+    @ConfigProperty(name = "ironflow.teardown.resume-interval", defaultValue = "10s")
+    Duration resumeInterval;
+
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
     private ExecutorService pool;
+    private ScheduledExecutorService rescan;
 
     void start(@Observes StartupEvent started) {
         AtomicInteger n = new AtomicInteger();
@@ -71,11 +90,27 @@ public class ActionRunner {
             LOG.infof("resuming %d unfinished action(s): %s", unfinished.size(), unfinished);
         }
         unfinished.forEach(this::submit);
+        rescan = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "teardown-rescan");
+            thread.setDaemon(true);
+            return thread;
+        });
+        rescan.scheduleWithFixedDelay(this::rescan, resumeInterval.toMillis(), resumeInterval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void stop(@Observes ShutdownEvent stopping) {
         shuttingDown = true;
+        rescan.shutdownNow();
         pool.shutdownNow();
+    }
+
+    /** Offers this instance every unfinished action: those another instance runs stay locked and are passed over. */
+    private void rescan() {
+        try {
+            store.unfinished().forEach(this::submit);
+        } catch (RuntimeException e) {
+            LOG.warnf("looking for unfinished actions failed, trying again in %s: %s", resumeInterval, e.getMessage());
+        }
     }
 
     /** Runs the action unless it is already running here. */
@@ -83,7 +118,14 @@ public class ActionRunner {
         if (running.add(id)) {
             pool.submit(() -> {
                 try {
-                    run(id);
+                    Optional<ActionLocks.Held> lock = locks.tryLock(id);
+                    if (lock.isEmpty()) {
+                        LOG.debugf("action %s runs on another instance", id);
+                        return;
+                    }
+                    try (ActionLocks.Held held = lock.get()) {
+                        run(id);
+                    }
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "action %s stopped on an unexpected error; it goes on at the next start", id);
                 } finally {
@@ -128,14 +170,15 @@ public class ActionRunner {
     /** Runs one step; false when the action ended (failed) or the orchestrator is shutting down. */
     private boolean runStep(Action action, Action.Step step) {
         Integer revision = revisionOf(action);
-        store.stepStarted(action.id(), step.seq());
-        announce(action, step, "started", null, revision);
+        store.stepStarted(action.id(), step.seq(), events(action, step, "started", null, revision));
+        outbox.wakeUp();
         Timer.Sample took = Timer.start(metrics);
         try {
             AirshipStatus result = steps.run(action, step);
             took.stop(stepTimer(step, "succeeded"));
-            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result));
-            announce(action, step, "succeeded", result.message(), revision);
+            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result),
+                    events(action, step, "succeeded", result.message(), revision));
+            outbox.wakeUp();
             return true;
         } catch (RuntimeException e) {
             if (shuttingDown) {
@@ -148,8 +191,9 @@ public class ActionRunner {
             if (!(e instanceof StepFailure)) {
                 LOG.errorf(e, "action %s: step %s failed unexpectedly", action.id(), step.step());
             }
-            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status));
-            announce(action, step, "failed", status.message(), revision);
+            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status),
+                    events(action, step, "failed", status.message(), revision));
+            outbox.wakeUp();
             Action now = store.find(action.id());
             skipRemaining(now, "an earlier step failed");
             end(now, Lifecycle.FAILED);
@@ -181,17 +225,16 @@ public class ActionRunner {
     private void skipRemaining(Action action, String why) {
         for (Action.Step s : action.steps()) {
             if (s.status().equals(Lifecycle.STEP_PENDING) || s.status().equals(Lifecycle.STEP_RUNNING)) {
-                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null);
-                announce(action, s, "skipped", why, null);
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, events(action, s, "skipped", why, null));
             }
         }
+        outbox.wakeUp();
     }
 
-    private void announce(Action action, Action.Step step, String status, String message, Integer revision) {
+    /** The step's change as events, one per node it concerns (an action-wide step concerns every target node). */
+    private List<TeardownStepEvent> events(Action action, Action.Step step, String status, String message, Integer revision) {
         List<String> nodes = step.node() != null ? List.of(step.node()) : ActionRequests.targetNodes(action.parameters());
-        for (String node : nodes) {
-            events.announce(action.id(), node, step.step(), status, message, revision);
-        }
+        return nodes.stream().map(node -> events.event(action.id(), node, step.step(), status, message, revision)).toList();
     }
 
     private Integer revisionOf(Action action) {

@@ -56,8 +56,9 @@ public class ActionSteps {
     public AirshipStatus run(Action action, Action.Step step) {
         return switch (step.step()) {
             case PREFLIGHT -> preflight(action);
-            case DECOMMISSION -> nodeSteps.decommission(step.node(), DecommissionOptions.DEFAULTS, designRef(action));
-            case DESTROY -> AirshipStatus.success("node " + step.node() + " destroyed", destroy.destroy(action.id(), step.node()));
+            case DECOMMISSION -> nodeSteps.decommission(step.node(), DecommissionOptions.fromParameters(action.parameters()), designRef(action));
+            case DESTROY -> AirshipStatus.success("node " + step.node() + " destroyed", destroy.destroy(action.id(), step.node(),
+                    ActionRequests.flag(action.parameters(), "preserve-local-storage")));
             case REMOVE_FROM_CLUSTER -> removeFromCluster(step.node());
             case VALIDATE_SITE_DESIGN -> validateSiteDesign(action);
             default -> throw new StepFailure(500, "UnknownStep", "no such step: " + step.step());

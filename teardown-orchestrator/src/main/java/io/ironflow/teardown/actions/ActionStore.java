@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
+import io.ironflow.events.TeardownStepEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -19,7 +20,8 @@ import java.util.Map;
 /**
  * Actions, their steps and the node claims in PostgreSQL (schema {@code teardown}), over plain JDBC: every change
  * is one short transaction, so a killed orchestrator leaves each action at a step boundary or inside one step,
- * which then runs again (steps are idempotent).
+ * which then runs again (steps are idempotent). A step's change and the events announcing it are written in one
+ * transaction, the events to the outbox ({@link OutboxRelay} publishes them), so no stored change goes unannounced.
  */
 @ApplicationScoped
 public class ActionStore {
@@ -145,13 +147,49 @@ public class ActionStore {
                 value, id) == 1;
     }
 
-    public void stepStarted(String id, int seq) {
-        update("UPDATE action_steps SET status = 'running', started_at = now(), finished_at = NULL WHERE action_id = ? AND seq = ?", id, seq);
+    /** The step runs now; {@code events} go to the outbox in the same transaction. */
+    public void stepStarted(String id, int seq, List<TeardownStepEvent> events) {
+        inTransaction(events, "UPDATE action_steps SET status = 'running', started_at = now(), finished_at = NULL WHERE action_id = ? AND seq = ?",
+                id, seq);
     }
 
-    public void stepFinished(String id, int seq, String status, String message, String result) {
-        update("UPDATE action_steps SET status = ?, finished_at = now(), message = ?, result = ? WHERE action_id = ? AND seq = ?",
+    /** The step ended ({@code status}); {@code events} go to the outbox in the same transaction. */
+    public void stepFinished(String id, int seq, String status, String message, String result, List<TeardownStepEvent> events) {
+        inTransaction(events, "UPDATE action_steps SET status = ?, finished_at = now(), message = ?, result = ? WHERE action_id = ? AND seq = ?",
                 status, message, result, id, seq);
+    }
+
+    private void inTransaction(List<TeardownStepEvent> events, String sql, Object... args) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement s = c.prepareStatement(sql); PreparedStatement outbox = c.prepareStatement(
+                    "INSERT INTO outbox (event_key, action_id, node_uuid, node_name, step, status, message, target_revision, occurred_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (int i = 0; i < args.length; i++) {
+                    s.setObject(i + 1, args[i]);
+                }
+                s.executeUpdate();
+                for (TeardownStepEvent e : events) {
+                    outbox.setString(1, TeardownEvents.key(e));
+                    outbox.setString(2, e.getActionId());
+                    outbox.setString(3, e.getNodeUuid());
+                    outbox.setString(4, e.getNodeName());
+                    outbox.setString(5, e.getStep());
+                    outbox.setString(6, e.getStatus());
+                    outbox.setString(7, e.getMessage());
+                    outbox.setObject(8, e.getTargetRevision());
+                    outbox.setTimestamp(9, Timestamp.from(e.getOccurredAt()));
+                    outbox.addBatch();
+                }
+                outbox.executeBatch();
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
     }
 
     private int update(String sql, Object... args) {

@@ -2,19 +2,16 @@ package io.ironflow.teardown.actions;
 
 import io.ironflow.events.TeardownStepEvent;
 import io.ironflow.teardown.ironflow.IronflowNodes;
-import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Announces each step's change on {@code ironflow.teardown-events}, keyed by the node's uuid (its name when
- * Ironflow does not know it), after the change is stored. An announcement the broker refuses is logged and the
- * action goes on: the stored step is the truth, the topic its feed.
+ * Builds the {@code ironflow.teardown-events} record for a step's change: the node's uuid looked up on Ironflow's
+ * API (absent when Ironflow does not know the node, whose name then keys the record). The record is not sent
+ * from here: {@link ActionStore} writes it to the outbox with the change it announces, {@link OutboxRelay}
+ * publishes it.
  */
 @ApplicationScoped
 public class TeardownEvents {
@@ -22,27 +19,22 @@ public class TeardownEvents {
     private static final Logger LOG = Logger.getLogger(TeardownEvents.class);
 
     @Inject
-    @Channel("teardown-events")
-    MutinyEmitter<TeardownStepEvent> events;
-
-    @Inject
     IronflowNodes nodes;
 
-    public void announce(String actionId, String node, String step, String status, String message, Integer revision) {
+    public TeardownStepEvent event(String actionId, String node, String step, String status, String message, Integer revision) {
         String uuid = null;
         try {
             uuid = nodes.find(node).map(IronflowNodes.NodeView::uuid).orElse(null);
         } catch (IllegalStateException e) {
             LOG.debugf("node %s: no uuid for its event (%s)", node, e.getMessage());
         }
-        TeardownStepEvent event = TeardownStepEvent.newBuilder().setActionId(actionId).setNodeUuid(uuid).setNodeName(node)
+        return TeardownStepEvent.newBuilder().setActionId(actionId).setNodeUuid(uuid).setNodeName(node)
                 .setStep(step).setStatus(status).setMessage(message).setTargetRevision(revision == null ? null : revision.longValue())
                 .setOccurredAt(Instant.now()).build();
-        try {
-            events.sendMessageAndAwait(Message.of(event)
-                    .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(uuid != null ? uuid : node).build()));
-        } catch (RuntimeException e) {
-            LOG.warnf("action %s: the %s %s event for %s was not published: %s", actionId, step, status, node, e.getMessage());
-        }
+    }
+
+    /** The record's Kafka key: the node's uuid, else its name. */
+    public static String key(TeardownStepEvent event) {
+        return event.getNodeUuid() != null ? event.getNodeUuid() : event.getNodeName();
     }
 }

@@ -3,6 +3,10 @@ package io.ironflow.teardown.ironflow;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.UpdateNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.function.Predicate;
 import io.ironflow.teardown.status.StatusMessage;
 import io.ironflow.teardown.status.StepFailure;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -23,7 +27,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * Drydock's destroy_nodes, through Ironflow's conductor and never around it: an undeploy intent (provision verb
  * {@code deleted}), whose automated cleaning erases every disk, then, once the node rests available (or
- * manageable, where a retired node goes), a {@code power off} intent. The node is followed on Ironflow's API every
+ * manageable, where a retired node goes), a {@code power off} intent. With {@code preserve-local-storage} an
+ * update intent first sets Ironic's {@code properties.skip_block_devices} to the node's data disks
+ * ({@link LocalDisks}), so the cleaning erases only the OS disk, and removes it again once the node is at rest
+ * (an operator's own skip list is replaced for the while). The node is followed on Ironflow's API every
  * {@code destroy.poll-interval} up to {@code destroy.timeout}. Intent ids are derived from the action and the
  * node, so a step run again after a restart sends the same intents and the conductor answers them without
  * applying them twice.
@@ -35,6 +42,9 @@ public class ConductorDestroy {
     static final Set<String> TEARING_DOWN = Set.of("deleting", "cleaning", "clean wait");
     static final Set<String> DEPLOYED = Set.of("active", "deploy failed", "wait call-back", "rescue", "rescue failed",
             "unrescue failed", "rescue wait");
+
+    private static final String SKIP = "skip_block_devices";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
     IronflowNodes nodes;
@@ -49,11 +59,27 @@ public class ConductorDestroy {
     @ConfigProperty(name = "ironflow.teardown.destroy.timeout")
     Duration timeout;
 
-    /** Undeploys (erasing every disk), powers off; answers what was done, or throws a 500 DestroyNodeError. */
-    public List<StatusMessage> destroy(String actionId, String name) {
+    /**
+     * Undeploys (erasing every disk, or only the OS disk when {@code preserveLocalStorage}), powers off; answers
+     * what was done, or throws a 500 DestroyNodeError.
+     */
+    public List<StatusMessage> destroy(String actionId, String name, boolean preserveLocalStorage) {
         Instant deadline = Instant.now().plus(timeout);
         List<StatusMessage> done = new ArrayList<>();
         IronflowNodes.NodeView node = require(name);
+        if (DEPLOYED.contains(node.provisionState()) && preserveLocalStorage) {
+            List<String> keep = LocalDisks.dataDisks(node.document());
+            if (!keep.isEmpty()) {
+                ArrayNode skip = JSON.createArrayNode();
+                keep.forEach(disk -> skip.addObject().put("name", disk));
+                ArrayNode patch = JSON.createArrayNode();
+                patch.addObject().put("op", "add").put("path", "/properties/" + SKIP).set("value", skip);
+                send(actionId, node, "skip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+                node = awaitNode(name, deadline, done, "its data disks marked to skip",
+                        n -> skip.equals(n.document().path("properties").path(SKIP)));
+                done.add(StatusMessage.info(name, "local storage preserved: cleaning skips " + String.join(", ", keep)));
+            }
+        }
         if (DEPLOYED.contains(node.provisionState())) {
             send(actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
             done.add(StatusMessage.info(name, "undeploy sent (" + node.provisionState() + "); automated cleaning erases every disk"));
@@ -70,6 +96,12 @@ public class ConductorDestroy {
             node = require(name);
         }
         done.add(StatusMessage.info(name, "node " + name + " is " + node.provisionState()));
+        if (preserveLocalStorage && node.document().path("properties").has(SKIP)) {
+            ArrayNode patch = JSON.createArrayNode();
+            patch.addObject().put("op", "remove").put("path", "/properties/" + SKIP);
+            send(actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+            node = awaitNode(name, deadline, done, "its skip list removed", n -> !n.document().path("properties").has(SKIP));
+        }
         if (!"power off".equals(node.powerState())) {
             send(actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
             while (!"power off".equals(node.powerState())) {
@@ -82,6 +114,20 @@ public class ConductorDestroy {
         }
         done.add(StatusMessage.info(name, "node " + name + " powered off"));
         return done;
+    }
+
+    /** Polls the node until {@code done} holds for it, up to the deadline. */
+    private IronflowNodes.NodeView awaitNode(String name, Instant deadline, List<StatusMessage> done, String what,
+            Predicate<IronflowNodes.NodeView> reached) {
+        IronflowNodes.NodeView node = require(name);
+        while (!reached.test(node)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw failure(name, "node " + name + " does not have " + what + " after " + timeout.toSeconds() + " s", done);
+            }
+            sleep(pollInterval);
+            node = require(name);
+        }
+        return node;
     }
 
     private IronflowNodes.NodeView require(String name) {

@@ -33,6 +33,27 @@ public record DecommissionOptions(long drainTimeout, long drainGracePeriod, long
                 Seconds.parse("etcd-ready-timeout", etcdReady, ETCD_READY_TIMEOUT));
     }
 
+    /** The names, as query parameters of decommission and as parameters of a redeploy_server action. */
+    public static final java.util.List<String> NAMES = java.util.List.of("drain-node-timeout", "drain-node-grace-period",
+            "clear-labels-timeout", "remove-etcd-timeout", "etcd-ready-timeout");
+
+    /**
+     * From an action's parameters (a whole number, or its text; absent: the default), so that a redeploy_server
+     * can set its decommission's timeouts; a 400 for any other value.
+     */
+    public static DecommissionOptions fromParameters(java.util.Map<String, Object> parameters) {
+        String[] values = new String[NAMES.size()];
+        for (int i = 0; i < values.length; i++) {
+            Object value = parameters.get(NAMES.get(i));
+            if (value instanceof Integer || value instanceof Long || value instanceof String) {
+                values[i] = value.toString();
+            } else if (value != null) {
+                throw StepFailure.badRequest(NAMES.get(i) + " must be a whole number of seconds, not " + value);
+            }
+        }
+        return parse(values[0], values[1], values[2], values[3], values[4]);
+    }
+
     /** The spec: the grace period must be less than the timeout. */
     public static void checkGrace(long grace, long timeout, String graceName, String timeoutName) {
         if (grace >= timeout) {

@@ -1,0 +1,153 @@
+package io.ironflow.teardown.actions;
+
+import io.agroal.api.AgroalDataSource;
+import io.ironflow.events.TeardownStepEvent;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes the outbox to {@code ironflow.teardown-events} in the order it was written and deletes what the broker
+ * acknowledged, in one transaction per batch: a crash between the two publishes the batch again (duplicates, never
+ * loss). It runs when a step change was stored ({@link #wakeUp()}) and every {@code outbox.poll-interval}, which
+ * picks up what a crash or an unreachable broker left behind; a failed batch is logged and tried again then, and
+ * {@code ironflow_teardown_outbox_pending} shows how many events wait. One relay publishes at a time across
+ * orchestrator instances (a transaction-scoped PostgreSQL advisory lock), which keeps each node's events in order.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final long ADVISORY_LOCK = 0x7EA2_0B0CL; // any constant shared by every orchestrator
+    private static final int BATCH = 100;
+    /** A broker that does not acknowledge within this fails the batch; it is tried again at the next tick. */
+    private static final Duration SEND_DEADLINE = Duration.ofSeconds(30);
+
+    @Inject
+    AgroalDataSource db;
+
+    @Inject
+    @Channel("teardown-events")
+    MutinyEmitter<TeardownStepEvent> events;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @ConfigProperty(name = "ironflow.teardown.outbox.poll-interval", defaultValue = "5s")
+    Duration pollInterval;
+
+    private final AtomicLong pending = new AtomicLong();
+    private ScheduledExecutorService relay;
+
+    void start(@Observes StartupEvent started) {
+        relay = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "teardown-outbox");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Gauge.builder("ironflow.teardown.outbox.pending", pending, AtomicLong::get)
+                .description("Step events stored but not yet published").register(metrics);
+        relay.scheduleWithFixedDelay(this::drain, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        relay.shutdownNow();
+    }
+
+    /** Something was written to the outbox: publish it now rather than at the next tick. */
+    public void wakeUp() {
+        if (relay != null && !relay.isShutdown()) {
+            relay.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        try {
+            while (publishBatch() == BATCH) {
+                // a full batch: there may be more
+            }
+        } catch (RuntimeException | SQLException e) {
+            LOG.warnf("publishing the teardown outbox failed, trying again in %s: %s", pollInterval, e.toString());
+        }
+    }
+
+    /** Publishes and deletes up to one batch; answers how many it published (0 when another relay holds the lock). */
+    int publishBatch() throws SQLException {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int published = 0;
+                if (locked(c)) {
+                    List<Long> sent = new ArrayList<>();
+                    try (PreparedStatement read = c.prepareStatement("SELECT * FROM outbox ORDER BY seq LIMIT " + BATCH);
+                            ResultSet rs = read.executeQuery()) {
+                        while (rs.next()) {
+                            send(rs.getString("event_key"), event(rs));
+                            sent.add(rs.getLong("seq"));
+                        }
+                    }
+                    if (!sent.isEmpty()) {
+                        try (PreparedStatement delete = c.prepareStatement("DELETE FROM outbox WHERE seq <= ?")) {
+                            delete.setLong(1, sent.get(sent.size() - 1));
+                            delete.executeUpdate();
+                        }
+                    }
+                    published = sent.size();
+                    try (PreparedStatement count = c.prepareStatement("SELECT count(*) FROM outbox"); ResultSet rs = count.executeQuery()) {
+                        rs.next();
+                        pending.set(rs.getLong(1));
+                    }
+                }
+                c.commit();
+                return published;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private static boolean locked(Connection c) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?)")) {
+            lock.setLong(1, ADVISORY_LOCK);
+            try (ResultSet rs = lock.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    private void send(String key, TeardownStepEvent event) {
+        events.sendMessage(Message.of(event).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()))
+                .await().atMost(SEND_DEADLINE);
+    }
+
+    private static TeardownStepEvent event(ResultSet rs) throws SQLException {
+        long revision = rs.getLong("target_revision");
+        return TeardownStepEvent.newBuilder().setActionId(rs.getString("action_id")).setNodeUuid(rs.getString("node_uuid"))
+                .setNodeName(rs.getString("node_name")).setStep(rs.getString("step")).setStatus(rs.getString("status"))
+                .setMessage(rs.getString("message")).setTargetRevision(rs.wasNull() ? null : revision)
+                .setOccurredAt(rs.getTimestamp("occurred_at").toInstant()).build();
+    }
+}
