@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code ./ironflow bench --fresh-stack DIR}: a whole stack started for one benchmark run, exactly as a user
@@ -22,10 +23,21 @@ final class FreshStack implements AutoCloseable {
 
     private final Process launcher;
     private final Path log;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread onExit;
 
     private FreshStack(Process launcher, Path log) {
         this.launcher = launcher;
         this.log = log;
+        // Ctrl-C on the benchmark stops its stack too.
+        onExit = new Thread(() -> {
+            try {
+                close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onExit);
     }
 
     /** The API's URL of a stack whose ports are the defaults plus {@code offset}. */
@@ -70,6 +82,12 @@ final class FreshStack implements AutoCloseable {
     /** Stops the stack as Ctrl-C does, and kills what is left after the deadline. */
     @Override
     public void close() throws InterruptedException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (Thread.currentThread() != onExit) {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        }
         List<ProcessHandle> children = launcher.descendants().toList();
         launcher.destroy();
         if (!launcher.waitFor(STOP_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
