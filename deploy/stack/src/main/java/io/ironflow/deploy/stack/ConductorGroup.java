@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -44,7 +45,8 @@ final class ConductorGroup implements AutoCloseable {
 
     /** The group of the stack whose conductor is among {@code stack}, its Kafka at {@code bootstrap}. */
     static ConductorGroup of(List<ProcessHandle> stack, String bootstrap, Path logs) {
-        ProcessHandle conductor = stack.stream()
+        ProcessHandle conductor = stack.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants())) // as it runs now
+                .filter(ProcessHandle::isAlive)
                 .filter(p -> "conductor-service".equals(ProcessCpu.nameOf(p.info().commandLine().orElse(""), false)))
                 .findFirst().orElseThrow(() -> new IllegalStateException("no conductor-service process of this stack is found"));
         List<String> command = new ArrayList<>();
@@ -58,6 +60,7 @@ final class ConductorGroup implements AutoCloseable {
         }
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         return new ConductorGroup(command, logs, Admin.create(config));
     }
