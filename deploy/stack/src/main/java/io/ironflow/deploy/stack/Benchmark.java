@@ -170,7 +170,7 @@ public final class Benchmark {
                         measured.getDouble("p99_ms"), measured.getDouble("cpu_ms_per_action"), measured.getDouble("postgres_cpu_share") * 100);
             }
             double one = scaling.getJsonObject(0).getDouble("actions_per_s");
-            scaling.forEach(o -> ((JsonObject) o).put("ratio", round1(((JsonObject) o).getDouble("actions_per_s") / one * 10) / 10.0));
+            scaling.forEach(o -> ((JsonObject) o).put("ratio", Math.round(((JsonObject) o).getDouble("actions_per_s") / one * 100) / 100.0));
             result.put("scaling", scaling);
 
             // A crash: the third conductor is killed while the round runs.
