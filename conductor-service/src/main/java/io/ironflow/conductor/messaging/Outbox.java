@@ -9,54 +9,43 @@ import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.avro.message.BinaryMessageEncoder;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.hibernate.reactive.common.AffectedEntities;
 
 /**
- * Writes records to publish into the outbox table, inside the caller's transaction. The payload is Avro's
- * single-object encoding (the schema fingerprint and the binary value); the relay decodes it and publishes
- * it through the registry-aware serializer.
+ * Writes records to publish into the outbox table, inside the caller's transaction. The payload is the record
+ * exactly as it goes on the topic: framed by the registry's serializer (a magic byte, the schema's id in the
+ * registry, the Avro binary), so the relay publishes the bytes as they are, with no decoding and no
+ * re-encoding per record. A node event's transition is kept beside it ({@code from|event|to}) for the
+ * relay's metrics.
  */
 public final class Outbox {
 
     /** The topics published from the outbox: how each one's payload is read back, and its CloudEvent type. */
     static final Map<String, Published> TOPICS = Map.of(
-            Topic.INTENT_RESULTS.topicName(), new Published(IntentResult::fromByteBuffer, "io.ironflow.intent.result"),
-            Topic.NODE_STATE.topicName(), new Published(NodeSnapshot::fromByteBuffer, "io.ironflow.node.state"),
-            Topic.NODE_EVENTS.topicName(), new Published(NodeEvent::fromByteBuffer, "io.ironflow.node.event"),
-            Topic.ALLOCATION_REQUESTS.topicName(), new Published(AllocationRequest::fromByteBuffer,
+            Topic.INTENT_RESULTS.topicName(), new Published(IntentResult::new, IntentResult::fromByteBuffer,
+                    "io.ironflow.intent.result"),
+            Topic.NODE_STATE.topicName(), new Published(NodeSnapshot::new, NodeSnapshot::fromByteBuffer, "io.ironflow.node.state"),
+            Topic.NODE_EVENTS.topicName(), new Published(NodeEvent::new, NodeEvent::fromByteBuffer, "io.ironflow.node.event"),
+            Topic.ALLOCATION_REQUESTS.topicName(), new Published(AllocationRequest::new, AllocationRequest::fromByteBuffer,
                     "io.ironflow.allocation.request"));
 
-    record Published(Decoder decoder, String eventType) {
+    /**
+     * A topic's record class (an empty instance of it, whose schema {@link RegistryFraming} looks up), how a row written
+     * before framing is read back, and the CloudEvent type.
+     */
+    record Published(Supplier<SpecificRecordBase> empty, Decoder decoder, String eventType) {
     }
 
     @FunctionalInterface
     interface Decoder {
         SpecificRecordBase decode(ByteBuffer buffer) throws IOException;
     }
-
-    /**
-     * One encoder per record class: building one computes the schema's fingerprint, which cost more than the
-     * encoding itself when it was done for every row.
-     */
-    private static final ClassValue<BinaryMessageEncoder<SpecificRecordBase>> ENCODERS = new ClassValue<>() {
-        @Override
-        protected BinaryMessageEncoder<SpecificRecordBase> computeValue(Class<?> type) {
-            try {
-                SpecificRecordBase instance = (SpecificRecordBase) type.getDeclaredConstructor().newInstance();
-                return new BinaryMessageEncoder<>(instance.getSpecificData(), instance.getSchema());
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot build an Avro encoder for " + type, e);
-            }
-        }
-    };
 
     /** What the INSERT touches: only the outbox, so Hibernate need not flush the node before it. */
     private static final AffectedEntities OUTBOX = new AffectedEntities(OutboxEvent.class);
@@ -87,19 +76,21 @@ public final class Outbox {
             return Uni.createFrom().voidItem();
         }
         StringBuilder sql = new StringBuilder(
-                "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, traceparent, created_at) VALUES ");
+                "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, traceparent, transition, created_at) VALUES ");
         String traceparent = Traces.currentTraceparent();
-        Object[] parameters = new Object[entries.size() * 5];
+        Object[] parameters = new Object[entries.size() * 6];
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
-            int p = i * 5;
+            int p = i * 6;
             sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", 'node', ?").append(p + 2)
-                    .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", ?").append(p + 5).append(", now())");
+                    .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", ?").append(p + 5)
+                    .append(", ?").append(p + 6).append(", now())");
             parameters[p] = UUID.randomUUID();
             parameters[p + 1] = entry.nodeUuid();
             parameters[p + 2] = entry.topic().topicName();
-            parameters[p + 3] = entry.value() == null ? null : encode(entry.value());
+            parameters[p + 3] = entry.value() == null ? null : RegistryFraming.frame(entry.topic().topicName(), entry.value());
             parameters[p + 4] = traceparent;
+            parameters[p + 5] = entry.value() instanceof NodeEvent event ? transition(event) : null;
         }
         return Panache.getSession().flatMap(session -> {
             var insert = session.createNativeQuery(sql.toString(), OUTBOX);
@@ -115,14 +106,9 @@ public final class Outbox {
         return append(List.of(new Entry(topic, nodeUuid, null)));
     }
 
-    private static byte[] encode(SpecificRecordBase value) {
-        try {
-            ByteBuffer buffer = ENCODERS.get(value.getClass()).encode(value);
-            byte[] bytes = new byte[buffer.remaining()];
-            buffer.get(bytes);
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** A node event's transition as the relay counts it: {@code from|event|to}, empty for a null state. */
+    static String transition(NodeEvent event) {
+        return (event.getFromState() == null ? "" : event.getFromState()) + "|" + event.getEvent() + "|"
+                + (event.getToState() == null ? "" : event.getToState());
     }
 }

@@ -1,7 +1,6 @@
 package io.ironflow.conductor.messaging;
 
 import io.ironflow.conductor.metrics.ConductorMetrics;
-import io.ironflow.events.NodeEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.mutiny.Uni;
@@ -25,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -42,7 +42,9 @@ import org.jboss.logging.Logger;
  * records in order; publishing is at least once, so consumers dedupe on the {@code ce_id} header.
  * <p>
  * The relay works on the plain reactive client, not Hibernate: three statements per batch (lock, read, one
- * DELETE for the whole batch) and no session or query-plan cache on the hot path.
+ * DELETE for the whole batch) and no session or query-plan cache on the hot path. Rows hold the bytes as they go
+ * on the topic ({@link Outbox}), so nothing is decoded or encoded here; only rows written by an older conductor
+ * (Avro single-object encoding, which starts with 0xC3 0x01) are decoded and framed for the registry first.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -84,6 +86,7 @@ public class OutboxRelay {
 
     @Scheduled(every = "${ironflow.conductor.outbox.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {
+        RegistryFraming.lookUpMissing(Outbox.TOPICS); // on a worker thread: only if start-up could not
         wakeUp();
     }
 
@@ -112,7 +115,7 @@ public class OutboxRelay {
                 .preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(ADVISORY_LOCK))
                 .flatMap(locked -> !locked.iterator().next().getBoolean(0)
                         ? Uni.createFrom().item(0)
-                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload, traceparent FROM outbox ORDER BY seq LIMIT $1")
+                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at FROM outbox ORDER BY seq LIMIT $1")
                                 .execute(Tuple.of(batchSize))
                                 .flatMap(rows -> publishAndDelete(connection, rows))));
     }
@@ -143,8 +146,7 @@ public class OutboxRelay {
             return Uni.createFrom().failure(new IllegalStateException("the outbox does not publish to " + type));
         }
         // A null payload is a tombstone: the node is gone, and compaction forgets its key.
-        SpecificRecordBase decoded = payload == null ? null : decode(topic, payload.getBytes(), row.getLong("seq"));
-        Object value = decoded == null ? Record.of(key, null) : decoded;
+        Object value = payload == null ? Record.of(key, null) : framed(type, topic, payload.getBytes(), row.getLong("seq"));
         Message<Object> message = Message.of(value)
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withTopic(type).withKey(key).build())
                 .addMetadata(OutgoingCloudEventMetadata.builder()
@@ -156,12 +158,23 @@ public class OutboxRelay {
         if (trace != null) { // published as a child of the span that committed it: one trace per request
             message = message.addMetadata(TracingMetadata.withCurrent(trace));
         }
+        String transition = row.getString("transition");
+        OffsetDateTime committed = row.getOffsetDateTime("created_at");
         return emitter.sendMessage(message).invoke(() -> {
-            if (decoded instanceof NodeEvent event) {
-                metrics.transition(event.getFromState(), event.getEvent(), event.getToState());
-                metrics.relayLag(Duration.between(event.getOccurredAt(), Instant.now()));
+            if (transition != null) {
+                String[] parts = transition.split("\\|", -1);
+                metrics.transition(parts[0].isEmpty() ? null : parts[0], parts[1], parts[2].isEmpty() ? null : parts[2]);
+                metrics.relayLag(Duration.between(committed.toInstant(), Instant.now()));
             }
         });
+    }
+
+    /** The row's payload as it goes on the topic; a row from before framing (see the class comment) framed now. */
+    private static byte[] framed(String type, Outbox.Published topic, byte[] payload, long seq) {
+        if (payload.length < 2 || payload[0] != (byte) 0xC3 || payload[1] != 0x01) {
+            return payload;
+        }
+        return RegistryFraming.frame(type, decode(topic, payload, seq));
     }
 
     private static SpecificRecordBase decode(Outbox.Published topic, byte[] payload, long seq) {

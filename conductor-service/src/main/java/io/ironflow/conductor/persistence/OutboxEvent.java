@@ -12,7 +12,8 @@ import java.util.UUID;
 
 /**
  * A record to publish, written in the same transaction as the change it announces.
- * {@code type} is the topic, {@code aggregateid} the Kafka key, {@code payload} the Avro binary of the value.
+ * {@code type} is the topic, {@code aggregateid} the Kafka key, {@code payload} the value as it goes on the topic
+ * (framed by the registry's serializer), {@code transition} a node event's {@code from|event|to}.
  */
 @Entity
 @Table(name = "outbox")
@@ -26,6 +27,7 @@ public class OutboxEvent extends PanacheEntityBase {
     public String aggregateid;
     public String type;
     public byte[] payload;
+    public String transition;
     @Column(name = "created_at")
     public Instant createdAt;
 }

@@ -9,17 +9,24 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
@@ -64,28 +71,41 @@ public final class Benchmark {
     }
 
     /** Runs the benchmark against {@code api} (see {@link IronflowCli.Bench} for the options). */
-    static void run(String api, int nodes, int clients, int warmups, int deadlineSeconds) throws Exception {
+    static void run(String api, int nodes, int clients, int warmups, int deadlineSeconds, Path profile, Scale scale)
+            throws Exception {
         Benchmark benchmark = new Benchmark(URI.create(api), clients, deadlineSeconds * 1000L);
         try {
-            benchmark.run(URI.create(api), nodes, clients, warmups);
+            benchmark.run(URI.create(api), nodes, clients, warmups, profile, scale);
         } finally {
             benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
-    private void run(URI api, int count, int clients, int warmups) throws Exception {
+    private void run(URI api, int count, int clients, int warmups, Path profile, Scale scale) throws Exception {
         System.out.printf("%d nodes, %d clients, deadline %d s per action, against %s%n", count, clients,
                 deadlineMs / 1000, api);
-        for (int i = 1; i <= warmups; i++) { // the JVMs compile their hot paths under load: measure after
-            Round round = round(count, clients);
-            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s%n", i, warmups,
-                    round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99), round.errors(),
-                    round.unavailable());
-        }
         List<ProcessHandle> stack = stackProcesses(api.getPort());
+        JsonArray rounds = new JsonArray();
+        JsonObject cold = null;
+        for (int i = 1; i <= warmups; i++) { // the JVMs compile their hot paths under load: measure after
+            Map<String, long[]> before = services(stack);
+            Round round = round(count, clients);
+            Map<String, long[]> after = services(stack);
+            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action%n",
+                    i, warmups, round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99), round.errors(),
+                    round.unavailable(), ProcessCpu.totalMsPerAction(before, after, round.total().ok()));
+            JsonObject summary = round.summary(i).put("cpu_ms_per_action",
+                    round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok())));
+            rounds.add(summary);
+            if (i == 1) { // the first round on a fresh stack is the cold figure
+                cold = summary.copy().put("processes", ProcessCpu.json(before, after, round.total().ok()));
+            }
+        }
+        Profiler profiler = profile == null ? null : Profiler.start(stack, profile);
         Map<String, long[]> cpuBefore = services(stack);
         Round round = round(count, clients);
         Map<String, long[]> cpuAfter = services(stack);
+        String profileSummary = profiler == null ? null : profiler.stopAndSummarise();
 
         System.out.printf("%n  %-8s %6s %6s %6s %6s %9s %9s %9s %9s %8s%n", "action", "nodes", "ok", "errors", "503s",
                 "p50 ms", "p90 ms", "p99 ms", "max ms", "took s");
@@ -101,14 +121,177 @@ public final class Benchmark {
                 round.polls() / (double) Math.max(1, round.total().ok() - round.actions().get(ACTIONS.size() - 1).ok()));
         System.out.printf("Errors: %d, 503s: %d%n", round.errors(), round.unavailable());
         round.samples().forEach(sample -> System.out.println("  " + sample));
-        long ticks = 100; // USER_HZ on Linux
-        System.out.println("Service (CPU over the measured round, creation included)       CPU s   RSS MB");
-        for (var entry : cpuAfter.entrySet()) {
-            long before = cpuBefore.getOrDefault(entry.getKey(), new long[] {0, 0})[0];
-            System.out.printf("  %-22s %8.1f   %7d%n", entry.getKey(), (entry.getValue()[0] - before) / (double) ticks,
-                    entry.getValue()[1] / 1024);
+        System.out.print(ProcessCpu.table(cpuBefore, cpuAfter, round.total().ok()));
+        if (profileSummary != null) {
+            System.out.print(profileSummary);
         }
-        System.out.println(round.json(count, clients, warmups).encode());
+        if (cold == null) { // no warm-up: the measured round is the first on the stack
+            cold = round.summary(1).put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()));
+        }
+        JsonObject scaling = scale == null ? null : scale(api, stack, count, clients, scale);
+        JsonObject json = round.json(count, clients, warmups)
+                .put("cpu_ms_per_action", round1(ProcessCpu.totalMsPerAction(cpuBefore, cpuAfter, round.total().ok())))
+                .put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()))
+                .put("cold", cold).put("warmup_rounds", rounds).put("scale", scaling);
+        System.out.println(json.encode());
+    }
+
+    /**
+     * {@code --scale FLEET}: where the stack's throughput stops growing with conductors, and what a conductor's
+     * crash or arrival costs. The node table is first topped up to FLEET nodes (as bench-list does) and the
+     * list queries timed at that size; then a round with 1, 2 and 3 conductors in the group (each added one
+     * started as the launcher's own, and warmed by one unmeasured round), each with actions/s, CPU-ms per action
+     * and PostgreSQL's share of all CPU; then a round during which one conductor is killed with SIGKILL (its
+     * partitions must move within Kafka's session timeout and every action still finish: no intent lost), and
+     * rounds back to back while a conductor starts and joins.
+     * After each of the last two, node history must hold no transition twice for one intent.
+     */
+    private JsonObject scale(URI api, List<ProcessHandle> launched, int count, int clients, Scale scale) throws Exception {
+        String jdbc = "jdbc:postgresql://127.0.0.1:" + scale.port(StackOptions.POSTGRES) + "/ironflow";
+        System.out.printf("%nScale: the node table topped up to %d nodes%n", scale.fleet());
+        JsonObject result = new JsonObject().put("fleet", scale.fleet())
+                .put("list", ListBenchmark.run(scale.fleet(), 200, api.toString(), jdbc, false));
+        List<ProcessHandle> stack = new CopyOnWriteArrayList<>(launched); // grows while a round reads it
+        try (ConductorGroup group = ConductorGroup.of(stack, "127.0.0.1:" + scale.port(StackOptions.KAFKA), scale.logs())) {
+            JsonArray scaling = new JsonArray();
+            for (int conductors = 1; conductors <= 3; conductors++) {
+                if (conductors > 1) {
+                    stack.add(group.add("bench-conductor-" + conductors));
+                }
+                group.awaitAssigned(conductors, Duration.ofSeconds(60));
+                if (conductors > 1) {
+                    round(count, clients); // the new conductor compiles its hot paths: measure after
+                }
+                JsonObject measured = measure(stack, count, clients).put("conductors", conductors)
+                        .put("partitions", new JsonArray(group.assignment()));
+                scaling.add(measured);
+                System.out.printf("  %d conductor(s), partitions %s: %.1f actions/s, p99 %.1f ms, %.2f CPU-ms/action,"
+                                + " PostgreSQL %.0f%% of the CPU%n", conductors, group.assignment(), measured.getDouble("actions_per_s"),
+                        measured.getDouble("p99_ms"), measured.getDouble("cpu_ms_per_action"), measured.getDouble("postgres_cpu_share") * 100);
+            }
+            double one = scaling.getJsonObject(0).getDouble("actions_per_s");
+            scaling.forEach(o -> ((JsonObject) o).put("ratio", Math.round(((JsonObject) o).getDouble("actions_per_s") / one * 100) / 100.0));
+            result.put("scaling", scaling);
+
+            // A crash: the third conductor is killed while the round runs.
+            ProcessHandle victim = stack.get(stack.size() - 1);
+            JsonObject kill = during(stack, count, clients, () -> {
+                group.kill(victim);
+                long killed = System.nanoTime();
+                Duration moved = group.awaitAssigned(2, Duration.ofSeconds(60));
+                return new JsonObject().put("partitions_moved_s", round1((System.nanoTime() - killed) / 1e9))
+                        .put("session_timeout_s", 10).put("within_session_timeout", moved.toSeconds() <= 10 + 3)
+                        .put("partitions_after", new JsonArray(group.assignment()));
+            });
+            kill.put("duplicate_transitions", duplicateTransitions(jdbc, kill.getLong("started_ms")));
+            kill.remove("cpu_ms_per_action"); // the killed process's CPU is lost with it: no CPU figures for this round
+            kill.remove("postgres_cpu_share");
+            kill.remove("conductor_cpu_ms_per_action");
+            result.put("kill", kill);
+            System.out.printf("  kill -9 of one of 3 conductors mid-round: partitions moved in %.1f s (session timeout 10 s),"
+                            + " %d errors (lost intents), %d transitions applied twice%n", kill.getDouble("partitions_moved_s"),
+                    kill.getInteger("errors"), kill.getInteger("duplicate_transitions"));
+
+            // An arrival: a third conductor starts while rounds run back to back, until it has joined the group.
+            long addStartedMs = System.currentTimeMillis();
+            long starting = System.nanoTime();
+            java.util.concurrent.CompletableFuture<JsonObject> joining = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    stack.add(group.add("bench-conductor-4"));
+                    group.awaitAssigned(3, Duration.ofSeconds(60));
+                    return new JsonObject().put("joined_after_s", round1((System.nanoTime() - starting) / 1e9))
+                            .put("partitions_after", new JsonArray(group.assignment()));
+                } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            int rounds = 0;
+            int errors = 0;
+            JsonObject last;
+            do {
+                last = measure(stack, count, clients);
+                rounds++;
+                errors += last.getInteger("errors");
+            } while (!joining.isDone());
+            JsonObject add = joining.get().put("rounds", rounds).put("errors", errors)
+                    .put("last_round_actions_per_s", last.getDouble("actions_per_s")).put("started_ms", addStartedMs);
+            add.put("duplicate_transitions", duplicateTransitions(jdbc, addStartedMs));
+            result.put("add", add);
+            System.out.printf("  a conductor joining while %d round(s) ran back to back (joined after %.1f s): partitions %s,"
+                            + " %d errors, %d transitions applied twice%n", add.getInteger("rounds"), add.getDouble("joined_after_s"),
+                    add.getJsonArray("partitions_after"), add.getInteger("errors"), add.getInteger("duplicate_transitions"));
+        }
+        return result;
+    }
+
+    /** Something that happens to the group while a round runs; its figures go into the round's. */
+    @FunctionalInterface
+    private interface Disturbance {
+        JsonObject apply() throws Exception;
+    }
+
+    /** A round of {@code count} nodes with {@code disturbance} set off two seconds into it. */
+    private JsonObject during(List<ProcessHandle> stack, int count, int clients, Disturbance disturbance) throws Exception {
+        long startedMs = System.currentTimeMillis();
+        java.util.concurrent.CompletableFuture<JsonObject> round = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return measure(stack, count, clients);
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        Thread.sleep(2_000);
+        JsonObject happened = disturbance.apply();
+        return round.get().mergeIn(happened).put("started_ms", startedMs);
+    }
+
+    /** One round's figures, and the share of all CPU PostgreSQL took. */
+    private JsonObject measure(List<ProcessHandle> stack, int count, int clients) throws Exception {
+        Map<String, long[]> before = services(stack);
+        Round round = round(count, clients);
+        Map<String, long[]> after = services(stack);
+        double all = after.keySet().stream().mapToDouble(name -> ProcessCpu.cpuSeconds(before, after, name)).sum();
+        double postgres = after.containsKey("postgres") ? ProcessCpu.cpuSeconds(before, after, "postgres") : 0;
+        return round.summary(0).put("cpu_ms_per_action", round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok())))
+                .put("postgres_cpu_share", Math.round(postgres / Math.max(all, 1e-9) * 100) / 100.0)
+                .put("conductor_cpu_ms_per_action", round1(after.containsKey("conductor-service")
+                        ? ProcessCpu.cpuSeconds(before, after, "conductor-service") * 1000 / Math.max(1, round.total().ok()) : 0))
+                .put("max_ms", round1(round.percentile(1.0)));
+    }
+
+    /**
+     * Transitions recorded twice for one intent in node history since {@code sinceMs} (a transition applied
+     * twice); waits until the history, projected from the node events, has stopped growing.
+     */
+    private static int duplicateTransitions(String jdbc, long sinceMs) throws Exception {
+        try (Connection db = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+            long rows = -1;
+            for (int i = 0; i < 60; i++) { // the projection trails the round by the relay's and consumer's lag
+                long now = count(db, "SELECT count(*) FROM node_history WHERE created_at >= to_timestamp(" + sinceMs / 1000.0 + ")");
+                if (now == rows) {
+                    break;
+                }
+                rows = now;
+                Thread.sleep(1_000);
+            }
+            return (int) count(db, "SELECT count(*) FROM (SELECT 1 FROM node_history WHERE intent_id IS NOT NULL"
+                    + " AND created_at >= to_timestamp(" + sinceMs / 1000.0 + ") GROUP BY intent_id, node_uuid, from_state,"
+                    + " event, to_state HAVING count(*) > 1) twice");
+        }
+    }
+
+    private static long count(Connection db, String sql) throws Exception {
+        try (Statement statement = db.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /** {@code --scale}'s settings: the fleet size, the stack's ports (defaults plus an offset), where logs go. */
+    record Scale(int fleet, int portOffset, Path logs) {
+        int port(String name) {
+            return StackOptions.defaultPorts().get(name) + portOffset;
+        }
     }
 
     /** Creates {@code count} fresh nodes, then takes every one through each action, wave by wave. */
@@ -160,6 +343,13 @@ public final class Benchmark {
             List<String> samples = new ArrayList<>(create.samples);
             actions.forEach(tally -> samples.addAll(tally.samples));
             return samples.subList(0, Math.min(samples.size(), 10));
+        }
+
+        /** One warm-up round in the JSON line: its number, actions/s, p50/p99 and errors. */
+        JsonObject summary(int number) {
+            return new JsonObject().put("round", number).put("actions", total.ok()).put("seconds", round1(seconds))
+                    .put("actions_per_s", round1(actionsPerSecond())).put("p50_ms", round1(percentile(0.50)))
+                    .put("p99_ms", round1(percentile(0.99))).put("errors", errors()).put("503s", unavailable());
         }
 
         JsonObject json(int nodes, int clients, int warmups) {
@@ -409,36 +599,35 @@ public final class Benchmark {
         return process.info().commandLine().orElse("");
     }
 
-    /** CPU ticks (user + system) and RSS (kB) of each of the stack's processes (see stackProcesses), from /proc. */
+    /**
+     * CPU ticks (user + system) and RSS (kB) of each of the stack's processes (see stackProcesses) and of their
+     * children as they are now (PostgreSQL forks a backend per new connection), from /proc. PostgreSQL's figures
+     * include its exited backends' CPU (reaped by the postmaster: its children's times) and count its shared
+     * memory once (PSS, shared pages divided among the processes sharing them, instead of RSS).
+     */
     private static Map<String, long[]> services(List<ProcessHandle> stack) throws IOException {
         Map<String, long[]> found = new LinkedHashMap<>();
-        List<ProcessHandle> processes = new ArrayList<>(stack.isEmpty() ? ProcessHandle.allProcesses().toList() : stack);
-        processes.add(ProcessHandle.current());
-        for (ProcessHandle process : processes) {
-            String command = command(process);
-            String name = null;
-            for (String service : List.of("api-service", "conductor-service", "oneview-allocator", "teardown-orchestrator")) {
-                if (command.contains(service + "/target/quarkus-app")) {
-                    name = service;
-                }
-            }
-            if (command.contains("apicurio-registry-runner")) {
-                name = "schema registry";
-            } else if (command.contains("io.ironflow.deploy.stack.LocalStack")) {
-                name = "launcher + Kafka";
-            } else if (command.contains("/bin/postgres")) {
-                name = "postgres";
-            } else if (process.pid() == ProcessHandle.current().pid()) {
-                name = "bench clients";
-            }
+        Map<Long, ProcessHandle> processes = new LinkedHashMap<>();
+        for (ProcessHandle process : stack.isEmpty() ? ProcessHandle.allProcesses().toList() : stack) {
+            processes.put(process.pid(), process);
+            process.descendants().forEach(child -> processes.put(child.pid(), child));
+        }
+        processes.put(ProcessHandle.current().pid(), ProcessHandle.current());
+        for (ProcessHandle process : processes.values()) {
+            String name = ProcessCpu.nameOf(command(process), process.pid() == ProcessHandle.current().pid());
             if (name == null) {
                 continue;
             }
             try {
                 String[] stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat")).split("\\) ")[1].split(" ");
                 long cpu = Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
-                long rss = Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status")).stream()
-                        .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+                boolean postgres = name.equals("postgres");
+                if (postgres) {
+                    cpu += Long.parseLong(stat[13]) + Long.parseLong(stat[14]);
+                }
+                long rss = Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), postgres ? "smaps_rollup" : "status"))
+                        .stream().filter(l -> l.startsWith(postgres ? "Pss:" : "VmRSS:"))
+                        .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
                 long[] total = found.computeIfAbsent(name, k -> new long[2]);
                 total[0] += cpu;
                 total[1] += rss;

@@ -149,12 +149,39 @@ public final class IronflowCli implements Callable<Integer> {
         @Option(names = "--deadline", paramLabel = "SECONDS", defaultValue = "60", description = "Deadline per action (default: ${DEFAULT-VALUE}).")
         int deadline;
 
-        @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:6385", description = "The API (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--api", paramLabel = "URL",
+                description = "The API (default: http://127.0.0.1:6385, plus --port-offset).")
         String api;
+
+        @Option(names = "--port-offset", paramLabel = "N", defaultValue = "0",
+                description = "Every default port plus N: the stack's own with --fresh-stack, the API's otherwise (default: ${DEFAULT-VALUE}).")
+        int portOffset;
+
+        @Option(names = "--fresh-stack", paramLabel = "DIR",
+                description = "Start a fresh stack on the new data directory DIR for this run (./ironflow up), stop it after.")
+        Path freshStack;
+
+        @Option(names = "--profile", paramLabel = "DIR",
+                description = "Record the measured round with JFR into DIR and print where each JVM's CPU goes.")
+        Path profile;
+
+        @Option(names = "--scale", paramLabel = "FLEET",
+                description = {"Then top the node table up to FLEET nodes, time the list queries, and run rounds with 1, 2",
+                        "and 3 conductors in the group, one killed and one joining mid-round (see README)."})
+        Integer scale;
 
         @Override
         public Integer call() throws Exception {
-            Benchmark.run(api, nodes, clients, warmups, deadline);
+            String url = api != null ? api : FreshStack.api(portOffset);
+            if (freshStack == null) {
+                Benchmark.run(url, nodes, clients, warmups, deadline, profile, scale == null ? null
+                        : new Benchmark.Scale(scale, portOffset, Path.of(System.getProperty("java.io.tmpdir"))));
+                return 0;
+            }
+            try (FreshStack stack = FreshStack.start(freshStack, portOffset)) {
+                Benchmark.run(FreshStack.api(portOffset), nodes, clients, warmups, deadline, profile, scale == null ? null
+                        : new Benchmark.Scale(scale, portOffset, freshStack.toAbsolutePath().resolve("logs")));
+            }
             return 0;
         }
     }

@@ -1,5 +1,6 @@
 package io.ironflow.deploy.stack;
 
+import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,18 +31,18 @@ public final class ListBenchmark {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /** Seeds the node table to {@code nodes} (or deletes the seeded rows) and times the list queries. */
-    static void run(int nodes, int requests, String api, String jdbc, boolean cleanup) throws Exception {
+    static JsonObject run(int nodes, int requests, String api, String jdbc, boolean cleanup) throws Exception {
         try (Connection db = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
             if (cleanup) {
                 try (PreparedStatement delete = db.prepareStatement("DELETE FROM nodes WHERE owner = ?")) {
                     delete.setString(1, OWNER);
                     System.out.printf("Deleted %d benchmark nodes.%n", delete.executeUpdate());
                 }
-                return;
+                return new JsonObject();
             }
             seed(db, nodes);
         }
-        new ListBenchmark().time(api, requests);
+        return new ListBenchmark().time(api, requests);
     }
 
     private static void seed(Connection db, int wanted) throws SQLException {
@@ -76,7 +77,9 @@ public final class ListBenchmark {
                 (System.nanoTime() - started) / 1e9);
     }
 
-    private void time(String api, int requests) throws Exception {
+    /** p50/p99 in ms of each query, printed and returned ({query: {p50_ms, p99_ms}}). */
+    private JsonObject time(String api, int requests) throws Exception {
+        JsonObject timed = new JsonObject();
         for (String query : QUERIES) {
             for (int i = 0; i < Math.min(100, requests); i++) { // warm the JIT and the connection pools
                 get(api + query);
@@ -92,7 +95,10 @@ public final class ListBenchmark {
             System.out.printf("GET %-50s %4d nodes/page  p50 %6.1f ms  p99 %6.1f ms  max %6.1f ms  (%d requests)%n",
                     query, listed, ms(latencies, 0.50), ms(latencies, 0.99), latencies.get(latencies.size() - 1) / 1e6,
                     requests);
+            timed.put(query, new JsonObject().put("p50_ms", Math.round(ms(latencies, 0.50) * 10) / 10.0)
+                    .put("p99_ms", Math.round(ms(latencies, 0.99) * 10) / 10.0));
         }
+        return timed;
     }
 
     private int get(String uri) throws Exception {

@@ -109,9 +109,15 @@ public final class LocalStack {
         stopped.await();
     }
 
-    /** The services' JVM flags; IRONFLOW_SERVICE_JAVA_OPTS adds to them (and wins where they overlap). */
-    static List<String> serviceJvmOptions() {
-        List<String> options = new ArrayList<>(List.of("-Xmx384m"));
+    /**
+     * The services' JVM flags; IRONFLOW_SERVICE_JAVA_OPTS adds to them (and wins where they overlap). A bounded
+     * heap and the serial collector keep each service's RSS small (G1's regions and remembered sets cost tens of
+     * MB, and on two cores its concurrent threads only compete with the work); AppCDS (see {@link AppCds})
+     * shortens start-up.
+     */
+    static List<String> serviceJvmOptions(Path jar) {
+        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+        options.addAll(AppCds.options(jar));
         String extra = System.getenv("IRONFLOW_SERVICE_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+")));
@@ -125,7 +131,7 @@ public final class LocalStack {
             List<Future<ChildJvm>> starting = new ArrayList<>();
             for (String name : names) {
                 Supervisor supervisor = new Supervisor(name, () -> ChildJvm.start(name, options.serviceJar(name),
-                        serviceJvmOptions(), serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log")),
+                        serviceJvmOptions(options.serviceJar(name)), serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log")),
                         URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/live"),
                         Supervisor.Policy.of(options.livenessTimeout()), line -> {
                             System.err.println(line);
@@ -161,7 +167,8 @@ public final class LocalStack {
         Files.createDirectories(etcdDir);
         etcd = EtcdCluster.start(etcdDir, options.etcdMembers());
         URI nodes = URI.create("http://127.0.0.1:" + options.port(StackOptions.KUBERNETES) + "/api/v1/nodes");
-        Supervisor kubeMock = new Supervisor(KUBE_MOCK, () -> ChildJvm.start(KUBE_MOCK, options.kubeMockJar(), List.of("-Xmx256m"),
+        Supervisor kubeMock = new Supervisor(KUBE_MOCK, () -> ChildJvm.start(KUBE_MOCK, options.kubeMockJar(),
+                serviceJvmOptions(options.kubeMockJar()),
                 Map.of("kube-mock.port", String.valueOf(options.port(StackOptions.KUBERNETES)),
                         "kube-mock.seed", options.kubeMockSeed().toString()),
                 options.dataDir().resolve("logs").resolve(KUBE_MOCK + ".log")), nodes,

@@ -1,0 +1,105 @@
+package io.ironflow.deploy.stack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code ./ironflow bench --fresh-stack DIR}: a whole stack started for one benchmark run, exactly as a user
+ * starts it ({@code ./ironflow up --data-dir DIR}, every port moved by {@code --port-offset}), so the cold first
+ * round is measured on JVMs that have done nothing yet; stopped (SIGTERM, as Ctrl-C) when the run ends. DIR
+ * must be new or empty: the figures are a fresh stack's. Starting has a deadline; the launcher's output is kept
+ * in DIR.log.
+ */
+final class FreshStack implements AutoCloseable {
+
+    private static final Duration START_DEADLINE = Duration.ofMinutes(10);
+    private static final Duration STOP_DEADLINE = Duration.ofSeconds(90);
+
+    private final Process launcher;
+    private final Path log;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread onExit;
+
+    private FreshStack(Process launcher, Path log) {
+        this.launcher = launcher;
+        this.log = log;
+        // Ctrl-C on the benchmark stops its stack too.
+        onExit = new Thread(() -> {
+            try {
+                close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onExit);
+    }
+
+    /** The API's URL of a stack whose ports are the defaults plus {@code offset}. */
+    static String api(int offset) {
+        return "http://127.0.0.1:" + (StackOptions.defaultPorts().get(StackOptions.API) + offset);
+    }
+
+    /** Starts {@code ./ironflow up} on {@code dataDir} and returns once it reports that it is up. */
+    static FreshStack start(Path dataDir, int offset) throws IOException, InterruptedException {
+        Path data = dataDir.toAbsolutePath().normalize();
+        if (Files.isDirectory(data)) {
+            try (var entries = Files.list(data)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--fresh-stack " + data + " is not empty: choose a new directory");
+                }
+            }
+        }
+        List<String> command = new ArrayList<>(List.of(StackOptions.defaultHome().resolve("ironflow").toString(), "up",
+                "--data-dir", data.toString()));
+        StackOptions.defaultPorts().forEach((name, port) -> command.addAll(List.of(StackOptions.flagFor(name),
+                String.valueOf(port + offset))));
+        Path log = data.resolveSibling(data.getFileName() + ".log");
+        Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        FreshStack stack = new FreshStack(launcher, log);
+        System.out.println("Starting a fresh stack: " + String.join(" ", command) + " (output in " + log + ")");
+        long deadline = System.nanoTime() + START_DEADLINE.toNanos();
+        while (true) {
+            String output = Files.exists(log) ? Files.readString(log) : "";
+            if (output.contains("Ironflow is up")) {
+                System.out.println(output.lines().filter(l -> l.contains("Ironflow is up")).findFirst().orElse("").strip());
+                return stack;
+            }
+            if (!launcher.isAlive() || System.nanoTime() > deadline) {
+                stack.close();
+                throw new IllegalStateException("the stack did not come up within " + START_DEADLINE.toMinutes()
+                        + " min; see " + log + ":\n" + tail(output));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** Stops the stack as Ctrl-C does, and kills what is left after the deadline. */
+    @Override
+    public void close() throws InterruptedException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (Thread.currentThread() != onExit) {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        }
+        List<ProcessHandle> children = launcher.descendants().toList();
+        launcher.destroy();
+        if (!launcher.waitFor(STOP_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+            System.err.println("ironflow bench: the stack did not stop within " + STOP_DEADLINE.toSeconds() + " s; killing it");
+            launcher.destroyForcibly();
+        }
+        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        System.out.println("Stopped the fresh stack (its output: " + log + ")");
+    }
+
+    private static String tail(String output) {
+        List<String> lines = output.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+}
