@@ -12,6 +12,11 @@ public record Principal(String user, String project, Set<String> roles, boolean 
     /** What {@code noauth} acts as: Ironic's noauth mode lets every request do everything. */
     public static final Principal NOAUTH = new Principal("anonymous", null, Set.of("admin", "member", "reader", "service"), true);
 
+    /** A service of Ironflow's own (the allocator, the teardown orchestrator): the service role, system scope. */
+    public static Principal service(String name) {
+        return new Principal(name, null, Set.of("service"), true);
+    }
+
     public Principal {
         roles = Set.copyOf(roles);
     }
