@@ -26,7 +26,8 @@ public class HttpBasicAuthProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of(
+        // A refusal is decided before anything is sent; what is allowed waits for the fake conductor, on a busy machine.
+        return Map.of("ironflow.api.intent-timeout", "30s",
                 "ironflow.auth.strategy", "http_basic",
                 "ironflow.auth.http-basic.user-file", DIR.resolve("htpasswd").toString(),
                 "ironflow.auth.http-basic.roles-file", DIR.resolve("roles.yaml").toString());

@@ -27,7 +27,8 @@ public class JwtAuthProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of(
+        // A refusal is decided before anything is sent; what is allowed waits for the fake conductor, on a busy machine.
+        return Map.of("ironflow.api.intent-timeout", "30s",
                 "ironflow.auth.strategy", "jwt",
                 "ironflow.auth.jwt.public-key-location", PUBLIC_KEY.toUri().toString(),
                 "ironflow.auth.jwt.issuer", ISSUER);
