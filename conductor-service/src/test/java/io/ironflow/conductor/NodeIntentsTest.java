@@ -10,6 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.events.CreateNode;
+import io.ironflow.events.DeleteNode;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
 import io.ironflow.events.NodeIntent;
@@ -27,6 +31,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -42,6 +47,11 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class NodeIntentsTest {
+
+    /** The conductor refuses intents that name no principal; these tests act as a system admin. */
+    static final io.ironflow.events.IntentPrincipal SYSTEM_ADMIN = io.ironflow.policy.IntentRules.toAvro(
+            new io.ironflow.policy.Principal("test", null, java.util.Set.of("admin"), true));
+
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -178,6 +188,52 @@ class NodeIntentsTest {
         assertEquals(201, awaitResult(after.getIntentId()).getCode());
     }
 
+    /**
+     * Kafka is no way around the policy: intents published straight to the topic by callers without the right are
+     * answered 403 (or 404 for a node their project may not see) and change nothing; one with the right is applied.
+     */
+    @Test
+    void intentsWhoseCallerLacksTheRightAreRefusedAndChangeNothing() throws Exception {
+        String uuid = UUID.randomUUID().toString();
+        NodeIntent enroll = NodeIntent.newBuilder(create(uuid, null, "fake-hardware", "{}"))
+                .setCommand(CreateNode.newBuilder().setDriver("fake-hardware").setOwner("owner-project").build()).build();
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, enroll);
+        assertEquals(201, awaitResult(enroll.getIntentId()).getCode());
+        String revision = queryOne("SELECT revision FROM nodes WHERE uuid = '" + uuid + "'");
+
+        Principal ownerReader = new Principal("reader", "owner-project", Set.of("reader"), false);
+        Principal stranger = new Principal("stranger", "other-project", Set.of("admin"), false);
+        Principal ownerMember = new Principal("member", "owner-project", Set.of("member"), false);
+        NodeIntent manage = as(ownerReader, uuid, ProvisionAction.newBuilder().setTarget("manage").build());
+        NodeIntent delete = as(stranger, uuid, DeleteNode.newBuilder().build());
+        NodeIntent anonymous = NodeIntent.newBuilder(as(ownerMember, uuid, ProvisionAction.newBuilder().setTarget("manage").build()))
+                .setPrincipal(null).build();
+        NodeIntent memberCreates = as(ownerMember, UUID.randomUUID().toString(), CreateNode.newBuilder().setDriver("fake-hardware").build());
+        for (NodeIntent refused : List.of(manage, delete, anonymous, memberCreates)) {
+            kafka.send(Topic.NODE_INTENTS.topicName(), refused.getNodeUuid(), refused);
+        }
+        IntentResult readerAnswer = awaitResult(manage.getIntentId());
+        assertFalse(readerAnswer.getAccepted());
+        assertEquals(403, readerAnswer.getCode(), readerAnswer.getErrorMessage());
+        assertTrue(readerAnswer.getErrorMessage().contains("baremetal:node:set_provision_state"), readerAnswer.getErrorMessage());
+        assertEquals(404, awaitResult(delete.getIntentId()).getCode(), "another project may not even see the node");
+        assertEquals(403, awaitResult(anonymous.getIntentId()).getCode(), "an intent naming no principal is refused");
+        assertEquals(403, awaitResult(memberCreates.getIntentId()).getCode(), "create is for system admins");
+        assertEquals("enroll", queryOne("SELECT provision_state FROM nodes WHERE uuid = '" + uuid + "'"));
+        assertEquals(revision, queryOne("SELECT revision FROM nodes WHERE uuid = '" + uuid + "'"), "nothing changed");
+        assertEquals("0", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + memberCreates.getNodeUuid() + "'"));
+
+        NodeIntent allowed = as(ownerMember, uuid, ProvisionAction.newBuilder().setTarget("manage").build());
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, allowed);
+        assertTrue(awaitResult(allowed.getIntentId()).getAccepted(), "the owner's member may provision its node");
+    }
+
+    private static NodeIntent as(Principal who, String uuid, Object command) {
+        return NodeIntent.newBuilder().setIntentId(UUID.randomUUID().toString()).setNodeUuid(uuid)
+                .setRequester(who.user()).setPrincipal(IntentRules.toAvro(who)).setRequestedAt(Instant.now())
+                .setCommand(command).build();
+    }
+
     @Test
     void readinessCoversKafkaAndTheDatabase() {
         String body = RestAssured.get("/q/health/ready").then().statusCode(200).extract().asString();
@@ -198,6 +254,7 @@ class NodeIntentsTest {
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(uuid)
                 .setRequester("test")
+                .setPrincipal(SYSTEM_ADMIN)
                 .setRequestedAt(Instant.now())
                 .setCommand(CreateNode.newBuilder().setName(name).setDriver(driver).setDriverInfo(driverInfo).build())
                 .build();

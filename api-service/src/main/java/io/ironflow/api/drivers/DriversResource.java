@@ -1,5 +1,6 @@
 package io.ironflow.api.drivers;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.versions.Microversions;
@@ -29,8 +30,10 @@ public class DriversResource {
 
     private final DriverReader reader;
     private final RequestedVersion version;
+    private final Access access;
 
-    DriversResource(DriverReader reader, RequestedVersion version) {
+    DriversResource(DriverReader reader, RequestedVersion version, Access access) {
+        this.access = access;
         this.reader = reader;
         this.version = version;
     }
@@ -39,6 +42,7 @@ public class DriversResource {
     @GET
     public Uni<Map<String, Object>> list(@QueryParam("type") String type, @QueryParam("detail") String detail,
             @QueryParam("fields") String fields, @Context UriInfo uri) {
+        access.require(access.caller(), "baremetal:driver:get");
         if (type != null && !type.equals("classic") && !type.equals("dynamic")) {
             throw ApiError.badRequest("\"type\" must be one of \"classic\" or \"dynamic\", if specified.");
         }
@@ -53,6 +57,7 @@ public class DriversResource {
     @Path("/{name}")
     public Uni<Map<String, Object>> show(@PathParam("name") String name, @QueryParam("fields") String fields,
             @Context UriInfo uri) {
+        access.require(access.caller(), "baremetal:driver:get");
         List<String> only = fields(fields, false);
         return require(name).map(driver -> select(DriverDocument.of(driver, uri.getBaseUri(), true), only));
     }
@@ -87,6 +92,7 @@ public class DriversResource {
     @GET
     @Path("/{name}/properties")
     public Uni<Map<String, Object>> properties(@PathParam("name") String name) {
+        access.require(access.caller(), "baremetal:driver:get_properties");
         return require(name).map(driver -> driver.properties() == null ? Map.of() : new TreeMap<>(driver.properties().getMap()));
     }
 

@@ -2,7 +2,9 @@ package io.ironflow.api.history;
 
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.nodes.NodeDocument;
+import io.ironflow.policy.Principal;
 import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.versions.Microversions;
@@ -25,6 +27,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.UUID;
 
@@ -48,7 +51,10 @@ public class NodeHistoryResource {
     private final NodeReader nodes;
     private final RequestedVersion version;
 
-    NodeHistoryResource(Pool client, NodeReader nodes, RequestedVersion version) {
+    private final Access access;
+
+    NodeHistoryResource(Pool client, NodeReader nodes, RequestedVersion version, Access access) {
+        this.access = access;
         this.client = client;
         this.nodes = nodes;
         this.version = version;
@@ -119,9 +125,14 @@ public class NodeHistoryResource {
 
     /** The node's uuid: from the node table, or, for a uuid no node has any more, from its history. */
     private Uni<UUID> nodeUuid(String ident) {
+        Principal who = access.caller();
         return nodes.find(ident).flatMap(node -> {
             if (node != null) {
+                access.require(who, Set.of("baremetal:node:history:get"), node, ident);
                 return Uni.createFrom().item(UUID.fromString(node.getUuid()));
+            }
+            if (!access.allows(who, "baremetal:node:list_all", null)) { // a deleted node's history: who may see every node
+                throw ApiError.notFound("Node " + ident + " could not be found.");
             }
             UUID uuid = NodeReader.parseUuid(ident);
             Uni<Boolean> hasHistory = uuid == null ? Uni.createFrom().item(false)

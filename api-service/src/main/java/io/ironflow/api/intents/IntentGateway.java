@@ -3,6 +3,8 @@ package io.ironflow.api.intents;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -38,13 +40,15 @@ public class IntentGateway {
 
     /**
      * Sends {@code command} for the node and answers with the conductor's result when it accepted the command.
-     * A refusal fails with the conductor's code and message, which leave as Ironic's error body.
+     * A refusal fails with the conductor's code and message, which leave as Ironic's error body. The intent
+     * carries {@code who}, on whose behalf it is sent; the conductor checks the policy again with it.
      */
-    public Uni<IntentResult> submit(String nodeUuid, Object command, String requester) {
+    public Uni<IntentResult> submit(String nodeUuid, Object command, Principal who) {
         NodeIntent intent = NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(nodeUuid)
-                .setRequester(requester)
+                .setRequester(who.user())
+                .setPrincipal(IntentRules.toAvro(who))
                 .setRequestedAt(Instant.now())
                 .setCommand(command)
                 .build();

@@ -83,7 +83,7 @@ public class NodeBiosResource {
     }
 
     private Uni<NodeBios> settings(String ident) {
-        return reader.require(ident).flatMap(node -> {
+        return reader.require(ident, "baremetal:node:bios:get").flatMap(node -> {
             UUID uuid = UUID.fromString(node.getUuid());
             return client.preparedQuery("SELECT driver_internal_info->'fake_hardware'->'bios_settings' AS bios"
                             + " FROM nodes WHERE uuid = $1").execute(Tuple.of(uuid))

@@ -1,7 +1,10 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.events.IntentResult;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
@@ -9,22 +12,27 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * How every /v1/nodes/{ident} write goes: resolve the ident (uuid or name) to the node's uuid, 404 if there is
- * none, then send the command as an intent keyed by that uuid and wait for the conductor's acceptance.
+ * none or the caller may not see it, 403 if the caller may not send this command (io.ironflow.policy.IntentRules),
+ * then send the command as an intent keyed by that uuid, for the caller, and wait for the conductor's acceptance.
  */
 @ApplicationScoped
 public class NodeCommands {
 
     private final NodeReader reader;
     private final IntentGateway intents;
+    private final Access access;
 
-    NodeCommands(NodeReader reader, IntentGateway intents) {
+    NodeCommands(NodeReader reader, IntentGateway intents, Access access) {
         this.reader = reader;
         this.intents = intents;
+        this.access = access;
     }
 
     /** The conductor's result for {@code command} on the node {@code ident}, when it accepted it. */
     public Uni<IntentResult> send(String ident, Object command) {
-        return reader.require(ident).flatMap(node -> intents.submit(node.getUuid(), command, Requester.ANONYMOUS));
+        Principal who = access.caller();
+        return reader.require(ident, who, IntentRules.required(command))
+                .flatMap(node -> intents.submit(node.getUuid(), command, who));
     }
 
     /** Ironic's answer to an accepted state change: 202, no body, and where to watch the node's states. */

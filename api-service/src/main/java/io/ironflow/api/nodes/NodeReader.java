@@ -1,7 +1,10 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.policy.Policy;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -10,9 +13,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
-/** Reads nodes straight from the conductor's node table, as Ironic's API reads its database. */
+/**
+ * Reads nodes straight from the conductor's node table, as Ironic's API reads its database, and only those the
+ * caller may see: a node it may not get is 404, and a list holds only its project's nodes unless it may list all.
+ */
 @ApplicationScoped
 public class NodeReader {
 
@@ -26,9 +33,11 @@ public class NodeReader {
             + "network_data::text AS network_data, boot_mode, secure_boot, shard";
 
     private final Pool client;
+    private final Access access;
 
-    NodeReader(Pool client) {
+    NodeReader(Pool client, Access access) {
         this.client = client;
+        this.access = access;
     }
 
     /** The node with this uuid or name, or null. */
@@ -39,12 +48,26 @@ public class NodeReader {
                 .map(rows -> rows.iterator().hasNext() ? toSnapshot(rows.iterator().next()) : null);
     }
 
-    /** The node with this uuid or name; an unknown one fails with Ironic's 404. Every /v1/nodes/{ident} path uses it. */
+    /**
+     * The node with this uuid or name, if the caller may see it; an unknown or hidden one fails with Ironic's 404.
+     * Every /v1/nodes/{ident} path uses it.
+     */
     public Uni<NodeSnapshot> require(String ident) {
+        return require(ident, Policy.NODE_GET);
+    }
+
+    /** As {@link #require(String)}, and the caller must pass {@code rule} on the node (403 otherwise). */
+    public Uni<NodeSnapshot> require(String ident, String rule) {
+        return require(ident, access.caller(), Set.of(rule));
+    }
+
+    /** The node, if {@code who} passes {@code rules} on it: 404 when it may not see it, else 403. */
+    public Uni<NodeSnapshot> require(String ident, Principal who, Set<String> rules) {
         return find(ident).map(node -> {
             if (node == null) {
                 throw ApiError.notFound("Node " + ident + " could not be found.");
             }
+            access.require(who, rules, node, ident);
             return node;
         });
     }
@@ -57,6 +80,10 @@ public class NodeReader {
     public Uni<List<NodeSnapshot>> list(NodeListQuery query) {
         List<Object> values = new ArrayList<>(query.values());
         List<String> conditions = new ArrayList<>(query.conditions());
+        listedProject("baremetal:node:list", "baremetal:node:list_all").ifPresent(project -> {
+            values.add(project);
+            conditions.add("(owner = $" + values.size() + " OR lessee = $" + values.size() + ")");
+        });
         String sort = query.sortExpression();
         if (query.marker() != null) {
             values.add(query.marker());
@@ -73,6 +100,20 @@ public class NodeReader {
             rows.forEach(row -> nodes.add(toSnapshot(row)));
             return nodes;
         });
+    }
+
+    /**
+     * Whose nodes (or nodes' ports) the caller may list: empty when {@code listAllRule} lets it list all; else its
+     * project, whose owned or leased nodes it sees ("" matches none: a system token without list_all); 403 when
+     * {@code listRule} refuses it altogether.
+     */
+    public java.util.Optional<String> listedProject(String listRule, String listAllRule) {
+        Principal who = access.caller();
+        if (access.allows(who, listAllRule, null)) {
+            return java.util.Optional.empty();
+        }
+        access.require(who, listRule);
+        return java.util.Optional.of(who.project() == null ? "" : who.project());
     }
 
     public static UUID parseUuid(String value) {

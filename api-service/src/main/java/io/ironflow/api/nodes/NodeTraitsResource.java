@@ -48,7 +48,7 @@ public class NodeTraitsResource {
     @GET
     public Uni<Map<String, Object>> list(@PathParam("ident") String ident) {
         Microversions.requireResource("traits", version.get(), PATH);
-        return reader.require(ident).map(node -> Map.of("traits", List.copyOf(node.getTraits())));
+        return reader.require(ident, "baremetal:node:traits:list").map(node -> Map.of("traits", List.copyOf(node.getTraits())));
     }
 
     /** {@code {"traits": [...]}} replaces every trait of the node. */

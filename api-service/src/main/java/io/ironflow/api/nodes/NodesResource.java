@@ -1,5 +1,6 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.drivers.DriverDefaults;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.versions.ApiVersion;
@@ -7,6 +8,7 @@ import io.ironflow.api.versions.RequestedVersion;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -41,9 +43,11 @@ public class NodesResource {
     private final NodeCommands commands;
     private final RequestedVersion version;
     private final DriverDefaults driverDefaults;
+    private final Access access;
 
     NodesResource(IntentGateway intents, NodeReader reader, NodeCommands commands, RequestedVersion version,
-            DriverDefaults driverDefaults) {
+            DriverDefaults driverDefaults, Access access) {
+        this.access = access;
         this.intents = intents;
         this.reader = reader;
         this.commands = commands;
@@ -61,14 +65,16 @@ public class NodesResource {
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Map<String, Object>>> create(String body, @Context UriInfo uri) {
         CreateNodeRequest request = CreateNodeRequest.parse(body, version.get());
-        return intents.submit(request.uuid(), request.command(), Requester.ANONYMOUS)
-                .flatMap(result -> rendering(uri).map(r -> created(result, r)));
+        Principal who = access.caller();
+        access.require(who, "baremetal:node:create");
+        return intents.submit(request.uuid(), request.command(), who)
+                .flatMap(result -> rendering(uri).map(r -> created(result, r, who)));
     }
 
-    private static RestResponse<Map<String, Object>> created(IntentResult result, NodeDocument.Rendering rendering) {
+    private RestResponse<Map<String, Object>> created(IntentResult result, NodeDocument.Rendering rendering, Principal who) {
         return RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                 .location(URI.create(rendering.base() + "v1/nodes/" + result.getNode().getUuid()))
-                .entity(NodeDocument.full(result.getNode(), rendering))
+                .entity(NodeDocument.full(access.redact(who, result.getNode()), rendering))
                 .build();
     }
 
@@ -77,7 +83,8 @@ public class NodesResource {
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @QueryParam("fields") String fields,
             @Context UriInfo uri) {
         List<String> only = fields == null ? null : NodeListQuery.fields(fields, version.get());
-        return reader.require(ident).flatMap(node -> rendering(uri).map(r -> only == null
+        Principal who = access.caller();
+        return reader.require(ident).map(node -> access.redact(who, node)).flatMap(node -> rendering(uri).map(r -> only == null
                 ? NodeDocument.full(node, r) : NodeDocument.only(node, r, only)));
     }
 
@@ -87,8 +94,9 @@ public class NodesResource {
     @Consumes(MediaType.WILDCARD)
     public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
         NodePatchRequest request = NodePatchRequest.parse(ident, body, version.get());
+        Principal who = access.caller();
         return commands.send(ident, request.command())
-                .flatMap(result -> rendering(uri).map(r -> NodeDocument.full(result.getNode(), r)));
+                .flatMap(result -> rendering(uri).map(r -> NodeDocument.full(access.redact(who, result.getNode()), r)));
     }
 
     @DELETE
@@ -109,9 +117,11 @@ public class NodesResource {
     }
 
     private Uni<Map<String, Object>> page(NodeListQuery query, UriInfo uri) {
+        Principal who = access.caller();
         return reader.list(query).flatMap(nodes -> rendering(uri).map(r -> {
             List<Map<String, Object>> docs = new ArrayList<>(nodes.size());
-            for (NodeSnapshot node : nodes) {
+            for (NodeSnapshot stored : nodes) {
+                NodeSnapshot node = access.redact(who, stored);
                 docs.add(query.detail() ? NodeDocument.full(node, r)
                         : NodeDocument.only(node, r, query.fields() != null ? query.fields() : NodeDocument.SUMMARY_FIELDS));
             }

@@ -59,6 +59,11 @@ final class PortList {
         String node = nodeIdent != null ? nodeIdent : query.getFirst("node") != null ? query.getFirst("node") : query.getFirst("node_uuid");
         List<String> conditions = new ArrayList<>();
         List<Object> values = new ArrayList<>();
+        nodes.listedProject("baremetal:port:list", "baremetal:port:list_all").ifPresent(project -> {
+            values.add(project);
+            conditions.add("node_uuid IN (SELECT uuid FROM nodes WHERE owner = $" + values.size() + " OR lessee = $"
+                    + values.size() + ")");
+        });
         String address = query.getFirst("address");
         if (address != null) {
             values.add(address.toLowerCase(Locale.ROOT));

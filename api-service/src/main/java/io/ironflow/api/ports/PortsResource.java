@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.QueryBooleans;
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.policy.Principal;
 import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.nodes.JsonBody;
@@ -60,7 +62,11 @@ public class PortsResource {
     private final IntentGateway intents;
     private final RequestedVersion version;
 
-    PortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, IntentGateway intents, RequestedVersion version) {
+    private final Access access;
+
+    PortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, IntentGateway intents,
+            RequestedVersion version, Access access) {
+        this.access = access;
         this.ports = ports;
         this.nodes = nodes;
         this.portgroups = portgroups;
@@ -82,7 +88,7 @@ public class PortsResource {
     @GET
     @Path("/{uuid}")
     public Uni<Map<String, Object>> show(@PathParam("uuid") String uuid, @Context UriInfo uri) {
-        return require(uuid).map(p -> PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version.get(), PortDocument.FIELDS));
+        return require(uuid, access.caller(), "baremetal:port:get").map(p -> PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version.get(), PortDocument.FIELDS));
     }
 
     @POST
@@ -112,8 +118,9 @@ public class PortsResource {
             }
             command.setPxeEnabled(port.get("pxe_enabled").booleanValue());
         }
-        return nodes.require(nodeIdent)
-                .flatMap(node -> intents.submit(node.getUuid(), command.build(), "anonymous"))
+        Principal who = access.caller();
+        return nodes.require(nodeIdent, who, Set.of("baremetal:port:create"))
+                .flatMap(node -> intents.submit(node.getUuid(), command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/ports/" + uuid))
                         .entity(render(result, uuid, uri)).build());
@@ -136,27 +143,33 @@ public class PortsResource {
             }
             Microversions.requirePortField(field, version.get());
         }
-        return require(uuid).flatMap(p -> intents.submit(p.nodeUuid(),
-                        UpdatePort.newBuilder().setPortUuid(p.port().getUuid()).setPatch(patch.toString()).build(), "anonymous"))
+        Principal who = access.caller();
+        return require(uuid, who, "baremetal:port:update").flatMap(p -> intents.submit(p.nodeUuid(),
+                        UpdatePort.newBuilder().setPortUuid(p.port().getUuid()).setPatch(patch.toString()).build(), who))
                 .map(result -> render(result, uuid, uri));
     }
 
     @DELETE
     @Path("/{uuid}")
     public Uni<RestResponse<Void>> delete(@PathParam("uuid") String uuid) {
-        return require(uuid).flatMap(p -> intents.submit(p.nodeUuid(),
-                        DeletePort.newBuilder().setPortUuid(p.port().getUuid()).build(), "anonymous"))
+        Principal who = access.caller();
+        return require(uuid, who, "baremetal:port:delete").flatMap(p -> intents.submit(p.nodeUuid(),
+                        DeletePort.newBuilder().setPortUuid(p.port().getUuid()).build(), who))
                 .map(result -> RestResponse.noContent());
     }
 
-    private Uni<PortReader.StoredPort> require(String ident) {
+    /** The port, if {@code who} passes {@code rule} on its node: 404 as for no port when it may not see the node, else 403. */
+    private Uni<PortReader.StoredPort> require(String ident, Principal who, String rule) {
         UUID uuid = NodeReader.parseUuid(ident);
         Uni<PortReader.StoredPort> found = uuid == null ? Uni.createFrom().nullItem() : ports.find(uuid);
-        return found.map(port -> {
+        return found.flatMap(port -> {
             if (port == null) {
                 throw ApiError.notFound("Port " + ident + " could not be found.");
             }
-            return port;
+            return nodes.require(port.nodeUuid(), who, Set.of(rule))
+                    .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
+                            ? ApiError.notFound("Port " + ident + " could not be found.") : e)
+                    .map(node -> port);
         });
     }
 

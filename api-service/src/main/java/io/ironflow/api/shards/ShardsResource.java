@@ -1,5 +1,6 @@
 package io.ironflow.api.shards;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
@@ -24,7 +25,10 @@ public class ShardsResource {
     private final Pool client;
     private final RequestedVersion version;
 
-    ShardsResource(Pool client, RequestedVersion version) {
+    private final Access access;
+
+    ShardsResource(Pool client, RequestedVersion version, Access access) {
+        this.access = access;
         this.client = client;
         this.version = version;
     }
@@ -32,6 +36,7 @@ public class ShardsResource {
     @GET
     public Uni<Map<String, Object>> list() {
         Microversions.requireResource("shards", version.get(), "/v1/shards");
+        access.require(access.caller(), "baremetal:shards:get");
         return client.query("SELECT shard, count(*) AS count FROM nodes WHERE shard IS NOT NULL GROUP BY shard"
                 + " ORDER BY count(*) DESC, shard").execute().map(rows -> {
                     List<Map<String, Object>> shards = new ArrayList<>();

@@ -43,6 +43,8 @@ import io.opentelemetry.context.Context;
  * any failure that would fail the same way again (a bug, data that passed the checks), is answered
  * {@code accepted=false} with 503 or 500 in a transaction of its own, leaving the node as it was. Only when
  * even that answer cannot be written does {@link #process} fail, and the caller dead-letters the record.
+ * Before anything is applied, {@link IntentAuthorization} checks the intent's principal against the policy; a
+ * refusal is answered like any other rejection, 403 or 404, and changes nothing.
  * An abandoned attempt that commits after all is harmless: the processed-intent key admits one answer per
  * intent, so whichever commits second rolls back.
  */
@@ -57,6 +59,7 @@ public class IntentProcessor {
     private final NodeCommands commands;
     private final NodeWork work;
     private final NodeValidation validation;
+    private final IntentAuthorization authorization;
     private final Vertx vertx;
     private final int lockRetries;
     private final Duration lockRetryInterval;
@@ -69,7 +72,8 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
             @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
-            ConductorMetrics metrics, Tracer tracer) {
+            ConductorMetrics metrics, Tracer tracer, IntentAuthorization authorization) {
+        this.authorization = authorization;
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -164,12 +168,13 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> apply(NodeIntent intent) {
-        Uni<Outcome> outcome;
-        try {
-            outcome = commands.apply(intent);
-        } catch (Rejection rejection) {
-            outcome = Uni.createFrom().failure(rejection);
-        }
+        Uni<Outcome> outcome = authorization.check(intent).flatMap(allowed -> {
+            try {
+                return commands.apply(intent);
+            } catch (Rejection rejection) {
+                return Uni.createFrom().failure(rejection);
+            }
+        });
         return outcome
                 .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
                 .flatMap(result -> record(intent, result));

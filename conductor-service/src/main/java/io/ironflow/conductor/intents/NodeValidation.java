@@ -32,20 +32,30 @@ public class NodeValidation {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ConductorIdentity conductor;
+    private final IntentAuthorization authorization;
 
-    NodeValidation(ConductorIdentity conductor) {
+    NodeValidation(ConductorIdentity conductor, IntentAuthorization authorization) {
         this.conductor = conductor;
+        this.authorization = authorization;
     }
 
     Uni<Void> answer(NodeIntent intent) {
-        return Panache.withTransaction(() -> find(intent.getNodeUuid())
+        return Panache.withTransaction(() -> authorization.check(intent)
+                .flatMap(allowed -> find(intent.getNodeUuid()))
                 .map(node -> result(intent, node))
+                .onFailure(Rejection.class).recoverWithItem(refused -> refused(intent, (Rejection) refused))
                 .flatMap(result -> Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result)))
                 .replaceWithVoid();
     }
 
     private static Uni<NodeEntity> find(String nodeUuid) {
         return NodeNames.isUuid(nodeUuid) ? NodeEntity.findById(UUID.fromString(nodeUuid)) : Uni.createFrom().nullItem();
+    }
+
+    private IntentResult refused(NodeIntent intent, Rejection refusal) {
+        return IntentResult.newBuilder().setIntentId(intent.getIntentId()).setNodeUuid(intent.getNodeUuid())
+                .setConductor(conductor.name()).setCompletedAt(Instant.now().truncatedTo(ChronoUnit.MILLIS))
+                .setAccepted(false).setCode(refusal.code()).setErrorMessage(refusal.getMessage()).build();
     }
 
     private IntentResult result(NodeIntent intent, NodeEntity node) {

@@ -35,6 +35,11 @@ import org.eclipse.microprofile.config.ConfigProvider;
  */
 final class Conductor implements AutoCloseable {
 
+    /** The conductor refuses intents that name no principal; these tests act as a system admin. */
+    static final io.ironflow.events.IntentPrincipal SYSTEM_ADMIN = io.ironflow.policy.IntentRules.toAvro(
+            new io.ironflow.policy.Principal("test", null, java.util.Set.of("admin"), true));
+
+
     static final Duration WAIT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -126,6 +131,7 @@ final class Conductor implements AutoCloseable {
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(uuid)
                 .setRequester("test")
+                .setPrincipal(SYSTEM_ADMIN)
                 .setRequestedAt(Instant.now())
                 .setCommand(command)
                 .build();

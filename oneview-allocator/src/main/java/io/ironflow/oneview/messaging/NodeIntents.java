@@ -1,5 +1,8 @@
 package io.ironflow.oneview.messaging;
 
+import io.ironflow.events.IntentPrincipal;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetMaintenance;
@@ -21,6 +24,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 public class NodeIntents {
 
     public static final String REQUESTER = "oneview-allocator";
+
+    /** The service role with system scope: what the conductor lets the allocator do (docs/rbac.md). */
+
+    private static final IntentPrincipal PRINCIPAL = IntentRules.toAvro(Principal.service(REQUESTER));
     public static final String APPLIED = "/driver_info/applied_server_profile_uri";
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
@@ -52,6 +59,7 @@ public class NodeIntents {
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(node)
                 .setRequester(REQUESTER)
+                .setPrincipal(PRINCIPAL)
                 .setRequestedAt(Instant.now())
                 .setCommand(command)
                 .build();

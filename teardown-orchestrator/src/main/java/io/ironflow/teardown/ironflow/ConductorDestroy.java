@@ -1,5 +1,7 @@
 package io.ironflow.teardown.ironflow;
 
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
@@ -141,7 +143,9 @@ public class ConductorDestroy {
     private void send(String actionId, IronflowNodes.NodeView node, String what, Object command) {
         String intentId = UUID.nameUUIDFromBytes((actionId + "/" + node.uuid() + "/" + what).getBytes(StandardCharsets.UTF_8)).toString();
         NodeIntent intent = NodeIntent.newBuilder().setIntentId(intentId).setNodeUuid(node.uuid())
-                .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command).build();
+                .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command)
+                // the service role with system scope: what the conductor lets the orchestrator do (docs/rbac.md)
+                .setPrincipal(IntentRules.toAvro(Principal.service("teardown-orchestrator"))).build();
         try {
             intents.sendMessageAndAwait(Message.of(intent)
                     .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node.uuid()).build()));

@@ -208,7 +208,9 @@ class ConductorClusterTest {
 
     private static NodeIntent intent(String uuid, Object command) {
         return NodeIntent.newBuilder().setIntentId(UUID.randomUUID().toString()).setNodeUuid(uuid)
-                .setRequester("cluster-test").setRequestedAt(Instant.now()).setCommand(command).build();
+                .setRequester("cluster-test").setRequestedAt(Instant.now()).setCommand(command)
+                .setPrincipal(io.ironflow.policy.IntentRules.toAvro(
+                        new io.ironflow.policy.Principal("cluster-test", null, java.util.Set.of("admin"), true))).build();
     }
 
     private String query(String sql) throws SQLException {

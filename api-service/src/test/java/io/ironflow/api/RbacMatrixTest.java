@@ -1,0 +1,218 @@
+package io.ironflow.api;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.events.ValidateNode;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.NodeOwnership;
+import io.ironflow.policy.Persona;
+import io.ironflow.policy.Policy;
+import io.ironflow.policy.Principal;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole RBAC matrix over HTTP: every {@link Persona} (role x scope x relation to the node) on every node
+ * endpoint, against the real API on real Kafka and PostgreSQL with jwt authentication. Each answer must be the one
+ * io.ironflow.policy decides: a 2xx when allowed, 404 when the caller may not see the node, 403 otherwise; and a
+ * refused request sends no intent. Lists show a project only its owned and leased nodes; driver_info is redacted
+ * for who may not read it; intents carry the caller. And authentication itself: 401 with a challenge and Ironic's
+ * body without a valid token, tokens in either header, the version documents and health open.
+ */
+@QuarkusTest
+@TestProfile(JwtAuthProfile.class)
+class RbacMatrixTest extends WithFakeConductor {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Policy POLICY = Policy.defaults();
+
+    /** One endpoint on the matrix node: its method, path under the node, body, and the rules it needs. */
+    record Endpoint(String method, String path, String body, Set<String> rules) {
+    }
+
+    private static final List<Endpoint> ENDPOINTS = List.of(
+            new Endpoint("GET", "", null, Set.of("baremetal:node:get")),
+            new Endpoint("GET", "/states", null, Set.of("baremetal:node:get_states")),
+            new Endpoint("GET", "/traits", null, Set.of("baremetal:node:traits:list")),
+            new Endpoint("GET", "/vifs", null, Set.of("baremetal:node:vif:list")),
+            new Endpoint("GET", "/history", null, Set.of("baremetal:node:history:get")),
+            new Endpoint("GET", "/bios", null, Set.of("baremetal:node:bios:get")),
+            new Endpoint("GET", "/validate", null, Set.of("baremetal:node:validate")),
+            new Endpoint("PATCH", "", patch("/description", "\"d\""), Set.of("baremetal:node:update")),
+            new Endpoint("PATCH", "", patch("/extra/a", "1"), Set.of("baremetal:node:update_extra")),
+            new Endpoint("PATCH", "", patch("/instance_info/a", "1"), Set.of("baremetal:node:update_instance_info")),
+            new Endpoint("PATCH", "", patch("/owner", "\"x\""), Set.of("baremetal:node:update:owner")),
+            new Endpoint("PATCH", "", patch("/lessee", "\"x\""), Set.of("baremetal:node:update:lessee")),
+            new Endpoint("PATCH", "", patch("/driver_info/a", "1"), Set.of("baremetal:node:update:driver_info")),
+            new Endpoint("PATCH", "", patch("/retired", "true"), Set.of("baremetal:node:update:retired")),
+            new Endpoint("PATCH", "", patch("/name", "\"n\""), Set.of("baremetal:node:update:name")),
+            new Endpoint("PUT", "/states/power", "{\"target\": \"power on\"}", Set.of("baremetal:node:set_power_state")),
+            new Endpoint("PUT", "/states/provision", "{\"target\": \"manage\"}", Set.of("baremetal:node:set_provision_state")),
+            new Endpoint("PUT", "/maintenance", "{\"reason\": \"r\"}", Set.of("baremetal:node:set_maintenance")),
+            new Endpoint("DELETE", "/maintenance", null, Set.of("baremetal:node:clear_maintenance")),
+            new Endpoint("PUT", "/traits/CUSTOM_A", null, Set.of("baremetal:node:traits:set")),
+            new Endpoint("DELETE", "/traits/CUSTOM_A", null, Set.of("baremetal:node:traits:delete")),
+            new Endpoint("POST", "/vifs", "{\"id\": \"vif-1\"}", Set.of("baremetal:node:vif:attach")),
+            new Endpoint("DELETE", "/vifs/vif-1", null, Set.of("baremetal:node:vif:detach")),
+            new Endpoint("DELETE", "", null, Set.of("baremetal:node:delete")));
+
+    private static String node;
+    private static String othersNode;
+
+    private static String patch(String path, String value) {
+        return "[{\"op\": \"add\", \"path\": \"" + path + "\", \"value\": " + value + "}]";
+    }
+
+    private void nodes() {
+        if (node == null) {
+            node = NodeTable.insert(jdbcUrl, NodeTable.Row.named("matrix-node"));
+            NodeTable.set(jdbcUrl, node, "owner", Persona.OWNER_PROJECT);
+            NodeTable.set(jdbcUrl, node, "lessee", Persona.LESSEE_PROJECT);
+            NodeTable.execute(jdbcUrl, "UPDATE nodes SET driver_info = '{\"ipmi_address\": \"10.0.0.9\"}'::jsonb,"
+                    + " last_error = 'boom' WHERE uuid = ?", java.util.UUID.fromString(node));
+            othersNode = NodeTable.insert(jdbcUrl, NodeTable.Row.named("others-node"));
+            NodeTable.set(jdbcUrl, othersNode, "owner", Persona.OTHER_PROJECT);
+            conductor.answerEveryOtherNode(intent -> {
+                IntentResult accepted = FakeConductor.accepted(intent, 202, NodeSnapshot.newBuilder()
+                        .setUuid(intent.getNodeUuid()).setRevision(2).setDriver("fake-hardware").setProvisionState("enroll")
+                        .setOwner(Persona.OWNER_PROJECT).setLessee(Persona.LESSEE_PROJECT).setCreatedAt(Instant.now()).build());
+                return intent.getCommand() instanceof ValidateNode
+                        ? IntentResult.newBuilder(accepted).setValidation("{}").build() : accepted;
+            });
+        }
+    }
+
+    /** Half the personas send their token as Authorization: Bearer, half as X-Auth-Token (the CLI's token auth). */
+    private static RequestSpecification as(Persona persona) {
+        String token = JwtAuthProfile.token(persona.principal());
+        RequestSpecification request = Api.latest();
+        return persona.ordinal() % 2 == 0 ? request.header("Authorization", "Bearer " + token)
+                : request.header("X-Auth-Token", token);
+    }
+
+    @Test
+    void everyPersonaOnEveryEndpointGetsThePolicysAnswer() throws Exception {
+        nodes();
+        List<String> wrong = new ArrayList<>();
+        int cases = 0;
+        for (Endpoint endpoint : ENDPOINTS) {
+            for (Persona persona : Persona.values()) {
+                Policy.Decision expected = POLICY.decide(endpoint.rules(), persona.principal(), Persona.NODE);
+                int before = conductor.intentsFor(node).size();
+                RequestSpecification request = as(persona);
+                if (endpoint.body() != null) {
+                    request = request.contentType("application/json").body(endpoint.body());
+                }
+                Response response = request.request(endpoint.method(), "/v1/nodes/" + node + endpoint.path());
+                int status = response.statusCode();
+                boolean ok = expected == Policy.Decision.ALLOWED ? status < 400 : status == expected.status;
+                if (!ok) {
+                    wrong.add(endpoint.method() + " " + endpoint.path() + " " + endpoint.rules() + " as " + persona
+                            + ": expected " + expected + ", got " + status + " " + response.asString());
+                }
+                if (expected != Policy.Decision.ALLOWED && conductor.intentsFor(node).size() != before) {
+                    wrong.add(endpoint.method() + " " + endpoint.path() + " as " + persona + " sent an intent though refused");
+                }
+                cases++;
+            }
+        }
+        assertEquals(ENDPOINTS.size() * Persona.values().length, cases);
+        assertTrue(wrong.isEmpty(), wrong.size() + " of " + cases + " cases wrong:\n" + String.join("\n", wrong));
+    }
+
+    @Test
+    void createIsForSystemAdminsAndServices() {
+        nodes();
+        for (Persona persona : Persona.values()) {
+            boolean allowed = POLICY.allows("baremetal:node:create", persona.principal(), NodeOwnership.NONE);
+            Response response = as(persona).contentType("application/json").body("{\"driver\": \"fake-hardware\"}")
+                    .post("/v1/nodes");
+            assertEquals(allowed ? 201 : 403, response.statusCode(), persona + ": " + response.asString());
+        }
+    }
+
+    @Test
+    void intentsCarryTheAuthenticatedCaller() {
+        nodes();
+        as(Persona.OWNER_MEMBER).contentType("application/json").body("{\"target\": \"power off\"}")
+                .put("/v1/nodes/" + node + "/states/power").then().statusCode(202);
+        List<NodeIntent> sent = conductor.intentsFor(node);
+        NodeIntent last = sent.get(sent.size() - 1);
+        Principal who = IntentRules.fromAvro(last.getPrincipal());
+        assertEquals(Persona.OWNER_MEMBER.principal(), who);
+        assertEquals(Persona.OWNER_MEMBER.user(), last.getRequester());
+    }
+
+    @Test
+    void aProjectListsOnlyTheNodesItOwnsOrLeases() throws Exception {
+        nodes();
+        for (Persona persona : Persona.values()) {
+            Set<String> listed = new HashSet<>();
+            JsonNode nodes = JSON.readTree(as(persona).get("/v1/nodes?limit=1000").then().statusCode(200).extract().asString())
+                    .get("nodes");
+            nodes.forEach(n -> listed.add(n.get("uuid").asText()));
+            if (persona.relation == Persona.Relation.SYSTEM) {
+                assertTrue(listed.containsAll(Set.of(node, othersNode)), persona + " sees every node: " + listed);
+            } else if (persona.relation == Persona.Relation.OTHER) {
+                assertEquals(Set.of(othersNode), listed, persona + " sees its own project's node only");
+            } else {
+                assertEquals(Set.of(node), listed, persona + " sees the node its project owns or leases only");
+            }
+        }
+    }
+
+    @Test
+    void driverInfoAndLastErrorAreRedactedForWhoMayNotReadThem() throws Exception {
+        nodes();
+        for (Persona persona : Persona.values()) {
+            if (persona.relation == Persona.Relation.OTHER) {
+                continue;
+            }
+            JsonNode shown = JSON.readTree(as(persona).get("/v1/nodes/" + node).then().statusCode(200).extract().asString());
+            boolean may = POLICY.allows("baremetal:node:get:driver_info", persona.principal(), Persona.NODE);
+            assertEquals(may, shown.get("driver_info").has("ipmi_address"), persona + ": " + shown.get("driver_info"));
+            assertEquals(!may, shown.get("driver_info").path("content").asText().contains("Redacted"), persona.toString());
+            boolean error = POLICY.allows("baremetal:node:get:last_error", persona.principal(), Persona.NODE);
+            assertEquals(error, "boom".equals(shown.get("last_error").asText()), persona + ": " + shown.get("last_error"));
+        }
+    }
+
+    @Test
+    void withoutAValidTokenItIs401WithAChallengeAndIronicsBody() throws Exception {
+        Principal admin = Persona.SYSTEM_ADMIN.principal();
+        List<RequestSpecification> unauthenticated = List.of(
+                Api.latest(),
+                Api.latest().header("X-Auth-Token", "not-a-token"),
+                Api.latest().header("Authorization", "Bearer " + JwtAuthProfile.token(admin, JwtAuthProfile.STRANGER, Duration.ofMinutes(5))),
+                Api.latest().header("X-Auth-Token", JwtAuthProfile.token(admin, JwtAuthProfile.KEYS, Duration.ofMinutes(-5))),
+                Api.latest().header("Authorization", "Basic YWRtaW46YWRtaW4="));
+        for (RequestSpecification request : unauthenticated) {
+            Response response = request.get("/v1/nodes");
+            assertEquals(401, response.statusCode(), response.asString());
+            assertTrue(response.header("WWW-Authenticate").startsWith("Bearer"), response.header("WWW-Authenticate"));
+            JsonNode fault = JSON.readTree(JSON.readTree(response.asString()).get("error_message").asText());
+            assertTrue(fault.get("faultstring").asText().startsWith("Authentication required"), fault.toString());
+        }
+        for (String open : List.of("/", "/v1", "/q/health/ready")) {
+            assertEquals(200, given().get(open).statusCode(), open + " stays open, as in Ironic");
+        }
+        assertFalse(given().get("/v1/drivers").statusCode() < 400, "every other path needs a token");
+    }
+}
