@@ -7,8 +7,10 @@ import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.CreatePort;
+import io.ironflow.events.CreatePortgroup;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.DeletePort;
+import io.ironflow.events.DeletePortgroup;
 import io.ironflow.events.DetachVif;
 import io.ironflow.events.IntentPrincipal;
 import io.ironflow.events.ProvisionAction;
@@ -17,6 +19,7 @@ import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.SetSecureBoot;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.events.UpdatePort;
+import io.ironflow.events.UpdatePortgroup;
 import io.ironflow.events.ValidateNode;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,6 +65,12 @@ public final class IntentRules {
             return Set.of("baremetal:port:update");
         } else if (command instanceof DeletePort) {
             return Set.of("baremetal:port:delete");
+        } else if (command instanceof CreatePortgroup) {
+            return Set.of("baremetal:portgroup:create");
+        } else if (command instanceof UpdatePortgroup) {
+            return Set.of("baremetal:portgroup:update");
+        } else if (command instanceof DeletePortgroup) {
+            return Set.of("baremetal:portgroup:delete");
         } else if (command instanceof AttachVif) {
             return Set.of("baremetal:node:vif:attach");
         } else if (command instanceof DetachVif) {

@@ -42,7 +42,7 @@ public class NodeInventoryResource {
     @GET
     public Uni<Map<String, Object>> get(@PathParam("ident") String ident) {
         Microversions.requireResource("inventory", version.get(), PATH);
-        return reader.require(ident).flatMap(node -> {
+        return reader.require(ident, "baremetal:node:inventory:get").flatMap(node -> {
             UUID uuid = UUID.fromString(node.getUuid());
             return client.preparedQuery("SELECT driver_internal_info->'fake_hardware'->'inventory' AS inventory,"
                             + " driver_internal_info->'fake_hardware'->'plugin_data' AS plugin_data FROM nodes WHERE uuid = $1")

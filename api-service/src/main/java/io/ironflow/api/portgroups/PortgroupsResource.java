@@ -9,7 +9,9 @@ import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.nodes.JsonBody;
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.policy.Principal;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
@@ -63,8 +65,11 @@ public class PortgroupsResource {
     private final NodeReader nodes;
     private final IntentGateway intents;
     private final RequestedVersion version;
+    private final Access access;
 
-    PortgroupsResource(PortgroupReader portgroups, NodeReader nodes, IntentGateway intents, RequestedVersion version) {
+    PortgroupsResource(PortgroupReader portgroups, NodeReader nodes, IntentGateway intents, RequestedVersion version,
+            Access access) {
+        this.access = access;
         this.portgroups = portgroups;
         this.nodes = nodes;
         this.intents = intents;
@@ -90,7 +95,7 @@ public class PortgroupsResource {
         Microversions.requireResource("portgroups", version.get(), PATH);
         List<String> fields = uri.getQueryParameters().getFirst("fields") == null ? PortgroupDocument.FIELDS
                 : fields(uri.getQueryParameters().getFirst("fields"), version.get());
-        return require(ident).map(p -> PortgroupDocument.of(p.portgroup(), p.nodeUuid(), uri.getBaseUri(), version.get(), fields));
+        return require(ident, access.caller(), "baremetal:portgroup:get").map(p -> PortgroupDocument.of(p.portgroup(), p.nodeUuid(), uri.getBaseUri(), version.get(), fields));
     }
 
     @POST
@@ -120,11 +125,14 @@ public class PortgroupsResource {
                     : QueryBooleans.parse(standalone.isTextual() ? standalone.asText() : standalone.toString(),
                             "Invalid input for field/attribute standalone_ports_supported. Value: "));
         }
+        Principal who = access.caller();
         return nodes.find(nodeIdent).flatMap(node -> {
-            if (node == null) { // Ironic: NodeNotFound answered 400 in a portgroup's body
+            if (node == null || !access.allows(who, "baremetal:node:get", node)) {
+                // Ironic: NodeNotFound answered 400 in a portgroup's body (also for a node the caller may not see)
                 throw ApiError.badRequest("Node " + nodeIdent + " could not be found.");
             }
-            return intents.submit(node.getUuid(), command.build(), "anonymous");
+            access.require(who, Set.of("baremetal:portgroup:create"), node, nodeIdent);
+            return intents.submit(node.getUuid(), command.build(), who);
         }).map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                 .location(URI.create(uri.getBaseUri() + "v1/portgroups/" + uuid))
                 .entity(render(result, uuid, uri)).build());
@@ -148,8 +156,9 @@ public class PortgroupsResource {
             }
             Microversions.requirePortgroupField(field, version.get());
         }
-        return require(ident).flatMap(p -> intents.submit(p.nodeUuid(), UpdatePortgroup.newBuilder()
-                        .setPortgroupUuid(p.portgroup().getUuid()).setPatch(patch.toString()).build(), "anonymous")
+        Principal who = access.caller();
+        return require(ident, who, "baremetal:portgroup:update").flatMap(p -> intents.submit(p.nodeUuid(), UpdatePortgroup.newBuilder()
+                        .setPortgroupUuid(p.portgroup().getUuid()).setPatch(patch.toString()).build(), who)
                 .map(result -> render(result, p.portgroup().getUuid(), uri)));
     }
 
@@ -157,18 +166,25 @@ public class PortgroupsResource {
     @Path("/{ident}")
     public Uni<RestResponse<Void>> delete(@PathParam("ident") String ident) {
         Microversions.requireResource("portgroups", version.get(), PATH);
-        return require(ident).flatMap(p -> intents.submit(p.nodeUuid(),
-                        DeletePortgroup.newBuilder().setPortgroupUuid(p.portgroup().getUuid()).build(), "anonymous"))
+        Principal who = access.caller();
+        return require(ident, who, "baremetal:portgroup:delete").flatMap(p -> intents.submit(p.nodeUuid(),
+                        DeletePortgroup.newBuilder().setPortgroupUuid(p.portgroup().getUuid()).build(), who))
                 .map(result -> RestResponse.noContent());
     }
 
-    /** The portgroup named by uuid or name, or 404 with Ironic's message. */
-    public Uni<PortgroupReader.StoredPortgroup> require(String ident) {
-        return portgroups.find(ident).map(portgroup -> {
+    /**
+     * The portgroup named by uuid or name, if {@code who} passes {@code rule} on its node: 404 with Ironic's message
+     * when there is none or the caller may not see its node, else 403.
+     */
+    public Uni<PortgroupReader.StoredPortgroup> require(String ident, Principal who, String rule) {
+        return portgroups.find(ident).flatMap(portgroup -> {
             if (portgroup == null) {
                 throw ApiError.notFound("Portgroup " + ident + " could not be found.");
             }
-            return portgroup;
+            return nodes.require(portgroup.nodeUuid(), who, Set.of(rule))
+                    .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
+                            ? ApiError.notFound("Portgroup " + ident + " could not be found.") : e)
+                    .map(node -> portgroup);
         });
     }
 
@@ -213,6 +229,11 @@ public class PortgroupsResource {
         }
         List<String> conditions = new ArrayList<>();
         List<Object> values = new ArrayList<>();
+        nodes.listedProject("baremetal:portgroup:list", "baremetal:portgroup:list_all").ifPresent(project -> {
+            values.add(project);
+            conditions.add("node_uuid IN (SELECT uuid FROM nodes WHERE owner = $" + values.size() + " OR lessee = $"
+                    + values.size() + ")");
+        });
         if (address != null) {
             values.add(address.toLowerCase(Locale.ROOT));
             conditions.add("address = $" + values.size());
