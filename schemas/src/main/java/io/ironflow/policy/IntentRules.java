@@ -13,6 +13,7 @@ import io.ironflow.events.DeletePort;
 import io.ironflow.events.DeletePortgroup;
 import io.ironflow.events.DetachVif;
 import io.ironflow.events.IntentPrincipal;
+import io.ironflow.events.ObserveServerHardware;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetBootMode;
 import io.ironflow.events.SetMaintenance;
@@ -71,6 +72,8 @@ public final class IntentRules {
             return Set.of("baremetal:portgroup:update");
         } else if (command instanceof DeletePortgroup) {
             return Set.of("baremetal:portgroup:delete");
+        } else if (command instanceof ObserveServerHardware) {
+            return Set.of("ironflow:node:observe_server_hardware");
         } else if (command instanceof AttachVif) {
             return Set.of("baremetal:node:vif:attach");
         } else if (command instanceof DetachVif) {

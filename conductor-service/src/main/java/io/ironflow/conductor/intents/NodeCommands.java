@@ -13,6 +13,7 @@ import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.Traits;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
+import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.domain.hardware.ManualClean;
 import io.ironflow.conductor.domain.hardware.StepResult;
 import io.ironflow.conductor.messaging.NodeSnapshots;
@@ -21,7 +22,9 @@ import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.AttachVif;
+import io.ironflow.conductor.work.OneViewPower;
 import io.ironflow.events.ChangePowerState;
+import io.ironflow.events.ObserveServerHardware;
 import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.CreatePort;
@@ -45,6 +48,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +57,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.reactive.common.AffectedEntities;
 
 /**
@@ -74,9 +79,13 @@ public class NodeCommands {
     private final ConductorIdentity conductor;
     private final NodeWork work;
 
-    NodeCommands(ConductorIdentity conductor, NodeWork work) {
+    private final Duration oneViewPowerTimeout;
+
+    NodeCommands(ConductorIdentity conductor, NodeWork work,
+            @ConfigProperty(name = "ironflow.conductor.oneview-power-timeout", defaultValue = "120s") Duration oneViewPowerTimeout) {
         this.conductor = conductor;
         this.work = work;
+        this.oneViewPowerTimeout = oneViewPowerTimeout;
     }
 
     Uni<Outcome> apply(NodeIntent intent) {
@@ -126,6 +135,8 @@ public class NodeCommands {
                 return whileReservedAsync(change, n -> PortgroupCommands.update(n, portgroup), 200);
             } else if (command instanceof DeletePortgroup portgroup) {
                 return whileReservedAsync(change, n -> PortgroupCommands.delete(n, portgroup), 204);
+            } else if (command instanceof ObserveServerHardware observed) {
+                return observe(change, observed);
             }
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         });
@@ -208,6 +219,13 @@ public class NodeCommands {
             throw Rejection.badRequest("Invalid input for field/attribute target. Value: '" + target
                     + "'. The target must be one of power on, power off, rebooting, soft power off, soft rebooting.");
         }
+        if (OneViewPower.applies(change.node())) { // OneView's power, through the allocator: answered later
+            return reserve(change.node()).flatMap(x -> {
+                OneViewPower.request(change, target, oneViewPowerTimeout);
+                change.node().reservation = null;
+                return change.announce();
+            }).replaceWith(() -> Outcome.done(202, change.node()));
+        }
         return whileReserved(change, node -> {
             HardwareDriver driver = Drivers.get(node.driver);
             FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
@@ -220,6 +238,24 @@ public class NodeCommands {
                 node.powerState = hardware.powerState();
             }
         }, 202);
+    }
+
+    /**
+     * The oneview-allocator's observation of a oneview node's hardware: a fact kept for validation. It needs no
+     * reservation (the row lock orders it with every other writer) so a node at work still learns it; a node
+     * of another driver, or an observation of other hardware than the node's, is refused and changes nothing.
+     */
+    private Uni<Outcome> observe(NodeChange change, ObserveServerHardware observed) {
+        NodeEntity node = change.node();
+        if (!Drivers.ONEVIEW.equals(node.driver)
+                || !observed.getServerHardwareUri().equals(node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI))) {
+            throw Rejection.badRequest("Node " + node.uuid + " is not a oneview node of server hardware "
+                    + observed.getServerHardwareUri() + "; the observation was not recorded.");
+        }
+        OneViewHardware.observe(node.driverInternalInfo, observed.getServerHardwareUri(), observed.getServerProfileUri(),
+                observed.getServerProfileName(), observed.getObservedAt());
+        change.touched();
+        return change.announce().replaceWith(() -> Outcome.done(200, node));
     }
 
     private static void maintenance(NodeEntity node, SetMaintenance command) {

@@ -22,7 +22,8 @@ import java.util.UUID;
 /**
  * Answers {@code ValidateNode} (Ironic's {@code validate_driver_interfaces}, which the API asks its conductor
  * over RPC): each interface of the node's driver checks what it needs, and the answer carries Ironic's validate
- * document in {@code IntentResult.validation}. A pure read: the node is neither reserved nor changed, and no
+ * document in {@code IntentResult.validation}; a node whose hardware someone else holds (a OneView user, by the
+ * facts the node carries: see {@code OneViewHardware}) fails power and management. A pure read: the node is neither reserved nor changed, and no
  * processed-intent record is kept; a redelivered ValidateNode is simply answered again, from the node as it is.
  * The answer still leaves through the outbox, so it is ordered after every earlier answer for the node.
  */
@@ -70,7 +71,9 @@ public class NodeValidation {
         }
         result.setNode(NodeSnapshots.of(node));
         try {
-            var document = DriverInterfaces.validate(Drivers.get(node.driver), node.driverInfo);
+            var driver = Drivers.get(node.driver);
+            var document = DriverInterfaces.validate(driver, node.driverInfo, driver.validateOwnership(node.uuid.toString(),
+                    node.driverInfo, node.driverInternalInfo, node.targetProvisionState));
             return result.setAccepted(true).setCode(200).setValidation(JSON.writeValueAsString(document)).build();
         } catch (Rejection refused) {
             return result.setAccepted(false).setCode(refused.code()).setErrorMessage(refused.getMessage()).build();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.PortSnapshot;
@@ -63,6 +64,8 @@ public final class NodeSnapshots {
                 .setTraits(List.of(node.traits))
                 .setPorts(ports(node))
                 .setPortgroups(portgroups(node))
+                .setOneviewError(node.driverInternalInfo.get("oneview_error") instanceof String e ? e : null)
+                .setOneviewServerProfileUri(OneViewHardware.observedProfile(node.driverInfo, node.driverInternalInfo))
                 .build();
     }
 

@@ -16,7 +16,8 @@ import java.util.UUID;
  * claims the node only if it still waits for exactly that request (a late or repeated answer changes nothing),
  * then goes on with the operation (the profile is recorded in driver_info.applied_server_profile_uri, whatever
  * order the allocator's own intent for it arrives in) or fails it with the allocator's message as last_error
- * (deploy failed / clean failed).
+ * (deploy failed / clean failed). A power answer goes to {@link OneViewPower}, for the node that still waits for
+ * exactly that power request.
  */
 @ApplicationScoped
 public class AllocationResults {
@@ -32,6 +33,15 @@ public class AllocationResults {
     /** Applies the result; the item is when the node's next call-back is due (null: none, or not applied). */
     public Uni<Long> apply(AllocationResult result) {
         UUID uuid = UUID.fromString(result.getNodeUuid());
+        if (result.getAction() == AllocationAction.POWER) {
+            return Panache.withTransaction(() -> Reservations.claimPowerRequest(uuid, conductor.name(), result.getRequestId())
+                    .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
+                            .flatMap(node -> {
+                                NodeChange change = new NodeChange(node, null, conductor.name());
+                                OneViewPower.resume(change, result);
+                                return change.announce().replaceWith((Long) null);
+                            })));
+        }
         return Panache.withTransaction(() -> claim(uuid, result.getRequestId())
                 .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
                         .flatMap(node -> {
@@ -48,6 +58,8 @@ public class AllocationResults {
         if (!result.getSuccess()) {
             if (result.getInUseByOneView()) {
                 node.driverInternalInfo.put(OneViewAllocations.ERROR, OneViewAllocations.ALLOCATION_ERROR);
+            } else {
+                node.driverInternalInfo.remove(OneViewAllocations.ERROR);
             }
             work.fail(change, result.getErrorMessage() == null ? "OneView allocation failed." : result.getErrorMessage());
             return;
@@ -59,6 +71,10 @@ public class AllocationResults {
         } else {
             node.driverInternalInfo.put(OneViewAllocations.HELD, "released");
             node.driverInfo.remove(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
+        }
+        // The allocator has just seen the hardware: the fact validation judges follows the profile it applied or removed.
+        if (node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI) instanceof String hardware) {
+            OneViewHardware.observe(node.driverInternalInfo, hardware, result.getServerProfileUri(), null, result.getCompletedAt());
         }
         change.fire(ProvisionEvent.RESUME);
         work.drive(change);

@@ -26,7 +26,7 @@ import org.jboss.logging.MDC;
 /**
  * What a conductor does on its own, as Ironic's periodic tasks: heartbeat, take over the nodes of conductors
  * that stopped heartbeating, pick up call-backs whose conductor is gone, and fail wait states that outlive
- * their timeout. Nodes in maintenance or retired are left alone by the timeout check (seed 000); recovery of
+ * their timeout (and oneview power changes past their deadline). Nodes in maintenance or retired are left alone by the timeout check (seed 000); recovery of
  * a dead conductor's nodes is not a periodic task on a node but a repair, and applies to every node.
  */
 @ApplicationScoped
@@ -169,6 +169,25 @@ public class ConductorDuties {
                             }
                         })
                         .replaceWithVoid()))
+                .invoke(relay::wakeUp);
+    }
+
+    /** Fails the power changes of oneview nodes that the allocator did not answer by their deadline. */
+    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> failExpiredPowerRequests() {
+        if (!recovered) {
+            return Uni.createFrom().voidItem();
+        }
+        return uuids("SELECT uuid FROM nodes WHERE reservation IS NULL AND (driver_internal_info -> '" + OneViewPower.PENDING
+                + "' ->> 'deadline')::bigint < ?1", System.currentTimeMillis())
+                .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
+                        .claimExpiredPowerRequest(uuid, conductor.name())
+                        .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
+                                .flatMap(node -> {
+                                    NodeChange change = new NodeChange(node, null, conductor.name());
+                                    OneViewPower.expire(change);
+                                    return change.announce();
+                                })))))
                 .invoke(relay::wakeUp);
     }
 

@@ -145,7 +145,9 @@ public class NodeWork {
             ProvisionState state = change.state();
             Operation operation = Operation.of(state).orElseThrow();
             if (state == ProvisionState.VERIFYING) {
-                List<String> problems = driver.validateDriverInfo(node.driverInfo);
+                List<String> problems = new java.util.ArrayList<>(driver.validateDriverInfo(node.driverInfo));
+                problems.addAll(driver.validateOwnership(node.uuid.toString(), node.driverInfo, node.driverInternalInfo,
+                        node.targetProvisionState));
                 if (!problems.isEmpty()) {
                     fail(change, "Failed to validate the driver_info of node " + node.uuid + ": " + String.join("; ", problems));
                     return;

@@ -55,10 +55,11 @@ final class OneViewAllocations {
         return true;
     }
 
-    /** A new deploy or cleaning starts: it has no profile of its own yet. */
+    /** A new deploy or cleaning starts: it has no profile of its own yet, and the last one's error is over. */
     static void reset(NodeEntity node) {
         node.driverInternalInfo.remove(PENDING);
         node.driverInternalInfo.remove(HELD);
+        node.driverInternalInfo.remove(ERROR);
     }
 
     /** Deploying or cleaning is about to run its steps without the server profile it needs. */

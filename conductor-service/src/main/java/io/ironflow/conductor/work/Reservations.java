@@ -32,6 +32,19 @@ final class Reservations {
                 conductor, node, System.currentTimeMillis());
     }
 
+    /** Takes a free oneview node that still waits for the power request {@code requestId}. */
+    static Uni<Boolean> claimPowerRequest(UUID node, String conductor, String requestId) {
+        return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL"
+                + " AND driver_internal_info -> '" + OneViewPower.PENDING + "' ->> 'request_id' = ?3", conductor, node, requestId);
+    }
+
+    /** Takes a free oneview node whose pending power request is past its deadline. */
+    static Uni<Boolean> claimExpiredPowerRequest(UUID node, String conductor) {
+        return update("UPDATE nodes SET reservation = ?1 WHERE uuid = ?2 AND reservation IS NULL"
+                + " AND (driver_internal_info -> '" + OneViewPower.PENDING + "' ->> 'deadline')::bigint < ?3",
+                conductor, node, System.currentTimeMillis());
+    }
+
     private static Uni<Boolean> update(String sql, Object... parameters) {
         return Panache.getSession()
                 .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql), parameters).executeUpdate())

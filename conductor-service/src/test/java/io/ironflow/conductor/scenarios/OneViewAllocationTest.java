@@ -13,6 +13,10 @@ import io.ironflow.events.AllocationResult;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
+import io.ironflow.events.ObserveServerHardware;
+import io.ironflow.events.ValidateNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -116,6 +120,9 @@ class OneViewAllocationTest {
         answer(deploy, true, "/rest/server-profiles/p2", null, false);
         conductor.awaitState(node, "active");
         assertEquals("/rest/server-profiles/p2", conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+        assertEquals("/rest/server-profiles/p2", conductor.column(node,
+                "driver_internal_info->'oneview_server_hardware'->>'server_profile_uri'"), "the allocator's answer is an observation too");
+        assertTrue(validate(node).path("power").path("result").asBoolean(), "Ironflow's own profile is no refusal");
 
         List<String> path = conductor.events(node, 13).stream().map(NodeEvent::getToState).toList();
         assertEquals(List.of("enroll", "verifying", "manageable", "cleaning", "clean wait", "cleaning", "clean wait", "cleaning",
@@ -133,12 +140,116 @@ class OneViewAllocationTest {
         conductor.awaitState(node, "clean failed");
         assertEquals(holder, conductor.column(node, "last_error"));
         assertEquals("server hardware allocation error", conductor.column(node, "driver_internal_info->>'oneview_error'"));
+        assertEquals("server hardware allocation error", conductor.send(node, new ValidateNode()).getNode().getOneviewError(),
+                "the snapshot carries the fact the allocator's clean-failed check reads");
 
         // A late or repeated answer for a request the node no longer waits for changes nothing.
         answer(apply, true, "/rest/server-profiles/late", null, false);
         conductor.events(node, 6);
         assertEquals("clean failed", conductor.column(node, "provision_state"));
         assertNull(conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+    }
+
+    private JsonNode validate(String node) {
+        IntentResult result = conductor.send(node, new ValidateNode());
+        assertEquals(200, result.getCode(), result.getErrorMessage());
+        try {
+            return new ObjectMapper().readTree(result.getValidation());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private IntentResult observe(String node, String hardware, String profile, String name) {
+        return conductor.send(node, new ObserveServerHardware(hardware, profile, name, Instant.now()));
+    }
+
+    @Test
+    void validationRefusesANodeTheAllocatorSawInUseByOneViewUnlessItsTargetIsManageable() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        assertTrue(validate(node).path("power").path("result").asBoolean(), "nothing observed yet: valid");
+
+        IntentResult seen = observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
+        assertEquals(200, seen.getCode(), seen.getErrorMessage());
+        assertEquals("/rest/server-profiles/theirs", seen.getNode().getOneviewServerProfileUri());
+        for (String iface : List.of("power", "management")) {
+            JsonNode entry = validate(node).path(iface);
+            assertEquals(false, entry.path("result").asBoolean(true), iface);
+            assertTrue(entry.path("reason").asText().contains("is in use by OneView")
+                    && entry.path("reason").asText().contains("'SAP HANA prod' (/rest/server-profiles/theirs)"), entry.toString());
+        }
+        assertTrue(validate(node).path("deploy").path("result").asBoolean(), "deploy is fake: not concerned");
+
+        // manage runs verification with target manageable: the spec skips the check, so such nodes can be cleaned.
+        conductor.drive(node, "manage", "manageable");
+        assertNull(conductor.column(node, "last_error"));
+        assertEquals(false, validate(node).path("power").path("result").asBoolean(true), "no target now: refused again");
+
+        // Ironflow's own profile, then free hardware: valid.
+        assertEquals(200, conductor.patch(node, "[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\","
+                + "\"value\":\"/rest/server-profiles/theirs\"}]").getCode());
+        assertTrue(validate(node).path("power").path("result").asBoolean(), "the profile is the node's applied one");
+        assertEquals(200, conductor.patch(node, "[{\"op\":\"remove\",\"path\":\"/driver_info/applied_server_profile_uri\"}]").getCode());
+        observe(node, HARDWARE, null, null);
+        assertTrue(validate(node).path("power").path("result").asBoolean(), "free");
+
+        // A fact about other hardware than the node's, or about a node of another driver, is refused and not kept.
+        IntentResult other = observe(node, "/rest/server-hardware/other", "/rest/server-profiles/x", null);
+        assertEquals(400, other.getCode());
+        assertNull(other.getNode() == null ? null : other.getNode().getOneviewServerProfileUri());
+        String fake = conductor.create(Map.of());
+        assertEquals(400, observe(fake, HARDWARE, "/rest/server-profiles/x", null).getCode());
+        // Pointing the node at other hardware leaves the old fact behind: it no longer counts.
+        observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
+        assertEquals(200, conductor.patch(node, "[{\"op\":\"replace\",\"path\":\"/driver_info/server_hardware_uri\","
+                + "\"value\":\"/rest/server-hardware/30303437-0000-4000-8000-000000000002\"}]").getCode());
+        assertTrue(validate(node).path("power").path("result").asBoolean(), "the fact was about the old hardware");
+    }
+
+    @Test
+    void powerOfAOneViewNodeIsAskedOfTheAllocatorAndItsAnswerOrItsSilenceDecides() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        IntentResult accepted = conductor.power(node, "power on");
+        assertEquals(202, accepted.getCode(), accepted.getErrorMessage());
+        assertEquals("power on", accepted.getNode().getTargetPowerState());
+        AllocationRequest on = request(node, 1);
+        assertEquals(AllocationAction.POWER, on.getAction());
+        assertEquals("power on", on.getPowerTarget());
+        assertEquals(HARDWARE, on.getServerHardwareUri());
+        assertTrue(on.getDeadline().isAfter(Instant.now()));
+        assertNull(conductor.column(node, "reservation"), "the node is not held while OneView works");
+        answer(on, true, null, null, false);
+        awaitColumn(node, "power_state", "power on");
+        assertNull(conductor.column(node, "target_power_state"));
+        assertNull(conductor.column(node, "driver_internal_info->'fake_hardware'->>'power_state'"), "not fake-hardware's record");
+
+        // OneView refuses: a power failure in Ironic's words, with OneView's message; the power state stays.
+        assertEquals(202, conductor.power(node, "power off").getCode());
+        AllocationRequest off = request(node, 2);
+        answer(off, false, null, "OneView: The iLO does not respond.", false);
+        awaitColumn(node, "target_power_state", null);
+        assertEquals("Failed to change power state to 'power off' on node " + node + ": OneView: The iLO does not respond.",
+                conductor.column(node, "last_error"));
+        assertEquals("power on", conductor.column(node, "power_state"));
+
+        // A newer request replaces the pending one; the older answer then changes nothing. Unanswered, it fails
+        // at its deadline (3 s in tests).
+        assertEquals(202, conductor.power(node, "rebooting").getCode());
+        AllocationRequest reboot = request(node, 3);
+        assertEquals(202, conductor.power(node, "soft power off").getCode());
+        AllocationRequest soft = request(node, 4);
+        answer(reboot, false, null, "late", false);
+        awaitColumn(node, "last_error", "Failed to change power state to 'soft power off' on node " + node
+                + ": the oneview-allocator did not answer before the deadline.");
+        assertNull(conductor.column(node, "target_power_state"));
+        answer(soft, true, null, null, false); // after the deadline: nothing waits for it
+        conductor.events(node, 1);
+        assertEquals("power on", conductor.column(node, "power_state"));
+    }
+
+    private void awaitColumn(String node, String expression, String expected) {
+        org.awaitility.Awaitility.await().atMost(Conductor.WAIT).until(() -> java.util.Objects.equals(expected,
+                conductor.column(node, expression)));
     }
 
     @Test

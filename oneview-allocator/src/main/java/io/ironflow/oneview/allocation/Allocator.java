@@ -12,8 +12,11 @@ import org.jboss.logging.Logger;
  * {@code allocate_server_hardware_to_ironic} / {@code deallocate_server_hardware_from_ironic}).
  * Apply: hardware held by a OneView user fails (the message names the holder's profile); Ironflow's own
  * profile is reused; free hardware gets a new profile from the node's template, named
- * {@code "Ironflow Deploy [<node>]"} or {@code "Ironflow Cleaning [<node>]"} (a stale applied_server_profile_uri
- * is replaced). Remove: only Ironflow's profile, after powering the hardware off; anything else is left alone.
+ * {@code "Ironflow Deploy [<node>]"} or {@code "Ironflow Cleaning [<node>]"} and signed with {@link ProfileMark}
+ * (a stale applied_server_profile_uri is replaced). A profile that the spec's rule alone calls OneView's but
+ * that carries this node's mark is Ironflow's own, left unrecorded by a crash between creating it and answering:
+ * it is adopted (recorded), never refused. Remove: only Ironflow's profile, after powering the hardware off;
+ * anything else is left alone.
  * Every OneView failure becomes a failed allocation with OneView's message; nothing is thrown.
  */
 @ApplicationScoped
@@ -29,18 +32,23 @@ public class Allocator {
         this.oneView = oneView;
     }
 
-    public Allocation apply(String node, Purpose purpose, String serverHardwareUri, String templateUri, String applied) {
+    public Allocation apply(String node, String requestId, Purpose purpose, String serverHardwareUri, String templateUri,
+            String applied) {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
         }
         try {
             JsonNode hardware = oneView.serverHardware(serverHardwareUri);
             String profile = text(hardware, "serverProfileUri");
-            switch (Ownership.of(profile, applied)) {
+            switch (judge(node, profile, applied)) {
                 case ONEVIEW:
                     return Allocation.failed(inUseMessage(node, hardware, profile), true);
                 case IRONFLOW:
-                    return Allocation.applied(profile, true);
+                    if (!profile.equals(applied)) {
+                        LOG.infof("node %s: adopting %s on %s, created by Ironflow for it but never recorded (a crash"
+                                + " between creating and answering)", node, profile, serverHardwareUri);
+                    }
+                    return Allocation.applied(profile, profile.equals(applied));
                 default:
                     break;
             }
@@ -52,7 +60,8 @@ public class Allocator {
                         serverHardwareUri);
             }
             String name = (purpose == Purpose.DEPLOY ? "Ironflow Deploy [" : "Ironflow Cleaning [") + node + "]";
-            return Allocation.applied(oneView.createProfileFromTemplate(templateUri, serverHardwareUri, name), false);
+            return Allocation.applied(oneView.createProfileFromTemplate(templateUri, serverHardwareUri, name,
+                    ProfileMark.describe(node, requestId)), false);
         } catch (OneViewFailure e) {
             boolean taken = "PROFILE_ALREADY_EXISTS_IN_SERVER".equals(e.errorCode());
             return Allocation.failed("OneView could not apply a server profile to " + serverHardwareUri + " for node " + node
@@ -69,7 +78,7 @@ public class Allocator {
         try {
             JsonNode hardware = oneView.serverHardware(serverHardwareUri);
             String profile = text(hardware, "serverProfileUri");
-            switch (Ownership.of(profile, applied)) {
+            switch (judge(node, profile, applied)) {
                 case IRONFLOW:
                     oneView.powerOff(serverHardwareUri);
                     oneView.deleteProfile(profile);
@@ -88,9 +97,72 @@ public class Allocator {
         }
     }
 
-    /** Who holds the node, for periodic checks: the ownership of its hardware now. */
-    public Ownership ownership(String serverHardwareUri, String applied) {
-        return Ownership.of(text(oneView.serverHardware(serverHardwareUri), "serverProfileUri"), applied);
+    /**
+     * Sets the node's power through OneView, as Ironic's OneView power interface did: power on = {On,
+     * MomentaryPress}; power off = {Off, PressAndHold}; soft power off = {Off, MomentaryPress}; rebooting = power
+     * off, then on; soft rebooting = {On, Reset}. Refused, as Ironic's set_power_state, when a OneView user holds
+     * the hardware. Each task is followed until it ends or {@code deadline} passes; a failure carries OneView's
+     * message.
+     */
+    public Allocation power(String node, String serverHardwareUri, String applied, String target, java.time.Instant deadline) {
+        if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
+            return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
+        }
+        try {
+            JsonNode hardware = oneView.serverHardware(serverHardwareUri);
+            String profile = text(hardware, "serverProfileUri");
+            if (judge(node, profile, applied) == Ownership.ONEVIEW) {
+                return Allocation.failed(inUseMessage(node, hardware, profile), true);
+            }
+            switch (target == null ? "" : target) {
+                case "power on" -> oneView.setPower(serverHardwareUri, "On", "MomentaryPress", deadline);
+                case "power off" -> oneView.setPower(serverHardwareUri, "Off", "PressAndHold", deadline);
+                case "soft power off" -> oneView.setPower(serverHardwareUri, "Off", "MomentaryPress", deadline);
+                case "rebooting" -> {
+                    oneView.setPower(serverHardwareUri, "Off", "PressAndHold", deadline);
+                    oneView.setPower(serverHardwareUri, "On", "MomentaryPress", deadline);
+                }
+                case "soft rebooting" -> oneView.setPower(serverHardwareUri, "On", "Reset", deadline);
+                default -> {
+                    return Allocation.failed("'" + target + "' is not a power target.", false);
+                }
+            }
+            return new Allocation(true, null, null, false, Allocation.AppliedField.KEEP);
+        } catch (OneViewFailure e) {
+            return Allocation.failed("OneView: " + e.getMessage(), false);
+        } catch (OneViewUnavailable e) {
+            return Allocation.failed("OneView is unavailable: " + e.getMessage(), false);
+        }
+    }
+
+    /** What the periodic pass sees of a node's hardware: the profile on it (null: free), its name, who holds it. */
+    public record Observation(String profileUri, String profileName, Ownership ownership) {
+    }
+
+    /**
+     * Reads the node's hardware; the profile itself is read only when its name is news ({@code known} is the
+     * profile last recorded) or its mark may make it Ironflow's.
+     */
+    public Observation observe(String node, String serverHardwareUri, String applied, String known) {
+        String profile = text(oneView.serverHardware(serverHardwareUri), "serverProfileUri");
+        Ownership rule = Ownership.of(profile, applied);
+        if (profile == null || (rule == Ownership.IRONFLOW && profile.equals(known))) {
+            return new Observation(profile, null, rule);
+        }
+        JsonNode sp = oneView.profile(profile);
+        if (rule == Ownership.ONEVIEW && ProfileMark.isFor(text(sp, "description"), node)) {
+            rule = Ownership.IRONFLOW;
+        }
+        return new Observation(profile, text(sp, "name"), rule);
+    }
+
+    /** The spec's rule, except that a profile signed for this node ({@link ProfileMark}) is Ironflow's. */
+    private Ownership judge(String node, String profile, String applied) {
+        Ownership rule = Ownership.of(profile, applied);
+        if (rule == Ownership.ONEVIEW && ProfileMark.isFor(text(oneView.profile(profile), "description"), node)) {
+            return Ownership.IRONFLOW;
+        }
+        return rule;
     }
 
     private String inUseMessage(String node, JsonNode hardware, String profile) {

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.events.NodeSnapshot;
 
 /**
- * What the periodic checks need of a {@code oneview} node, read from its latest ironflow.node-state snapshot.
+ * What the periodic checks need of a {@code oneview} node, read from its latest ironflow.node-state snapshot:
+ * among it the structured facts the conductor keeps, {@code driver_internal_info.oneview_error} and the profile
+ * last observed on its hardware.
  */
 public record OneViewNode(String uuid, String provisionState, boolean maintenance, String maintenanceReason,
-        boolean retired, String lastError, String serverHardwareUri, String appliedServerProfileUri, boolean dynamic) {
+        boolean retired, String lastError, String serverHardwareUri, String appliedServerProfileUri, boolean dynamic,
+        String oneviewError, String observedProfile) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -27,6 +30,7 @@ public record OneViewNode(String uuid, String provisionState, boolean maintenanc
                 snapshot.getMaintenanceReason(), snapshot.getRetired(), snapshot.getLastError(),
                 info.path("server_hardware_uri").isTextual() ? info.path("server_hardware_uri").asText() : null,
                 info.path("applied_server_profile_uri").isTextual() ? info.path("applied_server_profile_uri").asText() : null,
-                !info.path("dynamic_allocation").isBoolean() || info.path("dynamic_allocation").asBoolean());
+                !info.path("dynamic_allocation").isBoolean() || info.path("dynamic_allocation").asBoolean(),
+                snapshot.getOneviewError(), snapshot.getOneviewServerProfileUri());
     }
 }

@@ -6,13 +6,17 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Objects;
 import org.jboss.logging.Logger;
 
 /**
  * Runs {@link CheckRules} over this instance's nodes every {@code ironflow.oneview.periodic-check-interval}
  * (the spec's {@code [oneview] periodic_check_interval}, 300 s; {@code IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL}
- * sets it). Every action is an intent to the conductor. A OneView failure for one node is logged and the node
- * skipped until the next run; a run never overlaps the previous one.
+ * sets it). Each observable node's hardware is read once per run; when the profile on it is not the one the
+ * node's snapshot last recorded, the observation is sent to the conductor ({@code ObserveServerHardware}), which
+ * keeps it for validation (a node in use by OneView fails {@code validate}). Every action is an intent to the
+ * conductor. A OneView failure for one node is logged and the node skipped until the next run; a run never
+ * overlaps the previous one.
  */
 @ApplicationScoped
 public class PeriodicChecks {
@@ -33,9 +37,16 @@ public class PeriodicChecks {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void run() {
         for (OneViewNode node : view.nodes()) {
+            if (!CheckRules.observable(node)) {
+                continue;
+            }
             try {
-                List<CheckRules.Action> actions = CheckRules.decide(node,
-                        () -> allocator.ownership(node.serverHardwareUri(), node.appliedServerProfileUri()));
+                Allocator.Observation seen = allocator.observe(node.uuid(), node.serverHardwareUri(),
+                        node.appliedServerProfileUri(), node.observedProfile());
+                if (!Objects.equals(seen.profileUri(), node.observedProfile())) {
+                    intents.observed(node.uuid(), node.serverHardwareUri(), seen.profileUri(), seen.profileName());
+                }
+                List<CheckRules.Action> actions = CheckRules.decide(node, seen::ownership);
                 if (!actions.isEmpty()) {
                     LOG.infof("node %s (%s): %s", node.uuid(), node.provisionState(), actions);
                 }

@@ -54,10 +54,14 @@ public class OneViewClient {
         return http.exchange("GET", uri, null, null).body();
     }
 
-    /** Creates a profile named {@code name} from the template on the hardware; returns the new profile's URI. */
-    public String createProfileFromTemplate(String templateUri, String serverHardwareUri, String name) {
+    /**
+     * Creates a profile named {@code name}, with {@code description}, from the template on the hardware; returns
+     * the new profile's URI.
+     */
+    public String createProfileFromTemplate(String templateUri, String serverHardwareUri, String name, String description) {
         ObjectNode profile = (ObjectNode) http.exchange("GET", templateUri + "/new-profile", null, null).body();
         profile.put("name", name);
+        profile.put("description", description);
         profile.put("serverHardwareUri", serverHardwareUri);
         profile.put("serverProfileTemplateUri", "");
         JsonNode task = awaitTask(http.exchange("POST", "/rest/server-profiles", profile, null));
@@ -75,16 +79,27 @@ public class OneViewClient {
     }
 
     public void setPower(String serverHardwareUri, String state, String control) {
+        setPower(serverHardwareUri, state, control, null);
+    }
+
+    /** Sets power and follows the task until it ends, or until {@code deadline} (null: the task timeout) passes. */
+    public void setPower(String serverHardwareUri, String state, String control, java.time.Instant deadline) {
         awaitTask(http.exchange("PUT", serverHardwareUri + "/powerState",
-                Map.of("powerState", state, "powerControl", control), null));
+                Map.of("powerState", state, "powerControl", control), null), deadline);
     }
 
     private JsonNode awaitTask(OneViewHttp.Answer started) {
+        return awaitTask(started, null);
+    }
+
+    private JsonNode awaitTask(OneViewHttp.Answer started, java.time.Instant until) {
         String uri = started.location() != null ? started.location() : started.body().path("uri").asText(null);
         if (uri == null) {
             throw new OneViewFailure(started.status(), "NO_TASK", "OneView accepted the request without a task to follow.");
         }
-        long deadline = System.nanoTime() + taskTimeout.toNanos();
+        Duration patience = until == null ? taskTimeout
+                : Duration.ofMillis(Math.max(0, Math.min(taskTimeout.toMillis(), until.toEpochMilli() - System.currentTimeMillis())));
+        long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             JsonNode task = http.exchange("GET", uri, null, null).body();
             String state = task.path("taskState").asText();
@@ -99,7 +114,7 @@ public class OneViewClient {
             }
             if (System.nanoTime() > deadline) {
                 throw new OneViewFailure(0, "TASK_TIMEOUT", "OneView task " + uri + " (" + task.path("name").asText()
-                        + ") did not end within " + taskTimeout.toSeconds() + " s; it was " + state + ".");
+                        + ") did not end within " + patience.toMillis() / 1000.0 + " s; it was " + state + ".");
             }
             try {
                 Thread.sleep(taskPoll.toMillis());

@@ -24,7 +24,8 @@ import org.jboss.logging.Logger;
  * ironflow.allocation-results with the same key and requestId: first the intent that records or forgets the
  * node's applied_server_profile_uri, then the result, so the conductor sees the field before it goes on.
  * Requests run side by side on a bounded worker pool (OneView calls block); a request whose deadline has
- * passed is answered failed without touching OneView. An undecodable record is dead-lettered.
+ * passed is answered failed without touching OneView. {@code POWER} requests set the node's power through
+ * OneView (the conductor's power interface for oneview nodes). An undecodable record is dead-lettered.
  */
 @ApplicationScoped
 public class AllocationRequestConsumer {
@@ -70,9 +71,12 @@ public class AllocationRequestConsumer {
                     + " arrived after its deadline " + request.getDeadline() + "; nothing was done.", false,
                     Allocation.AppliedField.KEEP);
         } else if (request.getAction() == AllocationAction.APPLY) {
-            outcome = allocator.apply(node, request.getPurpose() == AllocationPurpose.DEPLOY ? Allocator.Purpose.DEPLOY
+            outcome = allocator.apply(node, request.getRequestId(), request.getPurpose() == AllocationPurpose.DEPLOY ? Allocator.Purpose.DEPLOY
                     : Allocator.Purpose.CLEANING, request.getServerHardwareUri(), request.getServerProfileTemplateUri(),
                     request.getAppliedServerProfileUri());
+        } else if (request.getAction() == AllocationAction.POWER) {
+            outcome = allocator.power(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri(),
+                    request.getPowerTarget(), request.getDeadline());
         } else {
             outcome = allocator.remove(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri());
         }

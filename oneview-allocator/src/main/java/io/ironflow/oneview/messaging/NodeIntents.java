@@ -4,6 +4,7 @@ import io.ironflow.events.IntentPrincipal;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ObserveServerHardware;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.UpdateNode;
@@ -43,6 +44,11 @@ public class NodeIntents {
 
     public void forgetAppliedProfile(String node) {
         send(node, new UpdateNode("[{\"op\":\"remove\",\"path\":\"" + APPLIED + "\"}]"));
+    }
+
+    /** What OneView says of the node's hardware now, for the conductor's validation. */
+    public void observed(String node, String serverHardwareUri, String profileUri, String profileName) {
+        send(node, new ObserveServerHardware(serverHardwareUri, profileUri, profileName, Instant.now()));
     }
 
     public void maintenance(String node, boolean on, String reason) {

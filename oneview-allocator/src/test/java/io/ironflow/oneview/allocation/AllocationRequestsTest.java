@@ -22,6 +22,8 @@ import io.ironflow.events.AllocationResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.oneview.OneViewAdmin;
+import io.ironflow.oneview.client.OneViewClient;
+import jakarta.inject.Inject;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -111,6 +113,7 @@ class AllocationRequestsTest {
         String profile = applied.getServerProfileUri();
         assertEquals(profile, get(hardware).getString("serverProfileUri"));
         assertEquals("Ironflow Deploy [" + node + "]", get(profile).getString("name"));
+        assertTrue(ProfileMark.isFor(get(profile).getString("description"), node), "signed for its node");
         assertEquals("", get(profile).getString("serverProfileTemplateUri"), "detached from the template");
         assertEquals(List.of("[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\",\"value\":\"" + profile + "\"}]"),
                 patches(node));
@@ -195,6 +198,92 @@ class AllocationRequestsTest {
         assertTrue(result.getErrorMessage().endsWith("Firmware baseline SPP-2026.09 is not in the repository."), result.getErrorMessage());
         assertNull(get(hardware).getString("serverProfileUri"));
         assertTrue(patches(node).isEmpty());
+    }
+
+    @Inject
+    OneViewClient client;
+
+    @Test
+    void aRedeliveredRequestAdoptsTheProfileItsCrashedAllocatorCreatedInsteadOfCallingItOneViews() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(6);
+        AllocationRequest request = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null);
+        // The crash: an allocator created the profile for this request exactly as apply does, then died before it
+        // recorded the field or answered. OneView holds a profile the node does not know about.
+        String orphan = client.createProfileFromTemplate(TEMPLATE, hardware, "Ironflow Deploy [" + node + "]",
+                ProfileMark.describe(node, request.getRequestId()));
+        assertEquals(orphan, get(hardware).getString("serverProfileUri"));
+
+        long before = lastCall();
+        AllocationResult redelivered = send(request); // Kafka redelivers the uncommitted request to the next allocator
+        assertTrue(redelivered.getSuccess(), redelivered::toString);
+        assertEquals(orphan, redelivered.getServerProfileUri(), "its own profile, adopted");
+        assertTrue(callsSince(before).stream().noneMatch(c -> c.get("method").equals("POST")
+                && c.get("path").equals("/rest/server-profiles")), "nothing created twice");
+        assertEquals(List.of("[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\",\"value\":\"" + orphan + "\"}]"),
+                patches(node), "the field the crash lost is recorded");
+
+        // Another node's request finds the same profile OneView's: the mark names a node, not Ironflow at large.
+        AllocationResult other = send(request(UUID.randomUUID().toString(), AllocationAction.APPLY, AllocationPurpose.DEPLOY,
+                hardware, null));
+        assertFalse(other.getSuccess());
+        assertTrue(other.getInUseByOneView(), other::toString);
+
+        // Removal with the field still unknown to the request (the crash) removes the adopted profile too.
+        AllocationResult removed = send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, null));
+        assertTrue(removed.getSuccess(), removed::toString);
+        assertNull(get(hardware).getString("serverProfileUri"));
+    }
+
+    private static AllocationRequest power(String node, String hardware, String target) {
+        AllocationRequest r = request(node, AllocationAction.POWER, AllocationPurpose.POWER, hardware, null);
+        r.setPowerTarget(target);
+        r.setDeadline(Instant.now().plusSeconds(30));
+        return r;
+    }
+
+    private static List<String> powerCalls(long since) {
+        return callsSince(since).stream().filter(c -> c.get("method").equals("PUT")).map(c -> c.get("path") + " " + c.get("body"))
+                .toList();
+    }
+
+    @Test
+    void powerComesFromOneViewAndItsFailuresCarryOneViewsMessage() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(7);
+        long before = lastCall();
+        AllocationResult on = send(power(node, hardware, "power on"));
+        assertTrue(on.getSuccess(), on::toString);
+        assertEquals(AllocationAction.POWER, on.getAction());
+        assertEquals("On", get(hardware).getString("powerState"), "the task was followed to its end");
+        List<String> puts = powerCalls(before);
+        assertEquals(1, puts.size(), puts.toString());
+        assertTrue(puts.get(0).startsWith(hardware + "/powerState") && puts.get(0).contains("MomentaryPress"), puts.toString());
+
+        before = lastCall();
+        assertTrue(send(power(node, hardware, "rebooting")).getSuccess());
+        puts = powerCalls(before);
+        assertEquals(2, puts.size(), "off with PressAndHold, then on: " + puts);
+        assertTrue(puts.get(0).contains("PressAndHold") && puts.get(1).contains("MomentaryPress"), puts.toString());
+        assertEquals("On", get(hardware).getString("powerState"));
+
+        fault(Map.of("type", "fail-task", "task", "Power off", "message", "The iLO of Generated, bay 7 does not respond."));
+        AllocationResult off = send(power(node, hardware, "power off"));
+        assertFalse(off.getSuccess());
+        assertTrue(off.getErrorMessage().endsWith("The iLO of Generated, bay 7 does not respond."), off.getErrorMessage());
+
+        String theirs = OneViewAdmin.takeAsOneViewUser(hardware, "Exchange cluster");
+        try {
+            before = lastCall();
+            AllocationResult refused = send(power(node, hardware, "power off"));
+            assertFalse(refused.getSuccess());
+            assertTrue(refused.getErrorMessage().contains("in use by OneView"), refused.getErrorMessage());
+            assertTrue(powerCalls(before).isEmpty(), "a OneView user's server is not powered by Ironflow");
+        } finally {
+            OneViewAdmin.freeAsOneViewUser(hardware);
+        }
+        assertNotNull(theirs);
+        assertTrue(patches(node).isEmpty(), "power changes no node field through intents");
     }
 
     @Test

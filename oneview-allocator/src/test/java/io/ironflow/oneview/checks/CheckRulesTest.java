@@ -13,8 +13,8 @@ class CheckRulesTest {
     private static final String SH = "/rest/server-hardware/1";
     private static final String IN_USE = CheckRules.IN_USE_BY_ONEVIEW;
 
-    private static OneViewNode node(String state, boolean maintenance, String reason, boolean retired, String lastError) {
-        return new OneViewNode("n1", state, maintenance, reason, retired, lastError, SH, null, true);
+    private static OneViewNode node(String state, boolean maintenance, String reason, boolean retired, String oneviewError) {
+        return new OneViewNode("n1", state, maintenance, reason, retired, null, SH, null, true, oneviewError, null);
     }
 
     @Test
@@ -35,20 +35,37 @@ class CheckRulesTest {
     }
 
     @Test
-    void takenOnCleanFailureOnlyWhenTheAllocationFoundOneViewsProfile() {
+    void takenOnCleanFailureOnlyWhenTheConductorMarkedAnAllocationError() {
         assertEquals(List.of(new CheckRules.Maintenance(true, IN_USE), new CheckRules.Verb("manage")),
-                CheckRules.decide(node("clean failed", false, null, false, "Node n1 is in use by OneView: server hardware x"),
+                CheckRules.decide(node("clean failed", false, null, false, CheckRules.ALLOCATION_ERROR),
                         () -> fail("the rule needs no OneView call")));
-        assertEquals(List.of(), CheckRules.decide(node("clean failed", false, null, false, "Step deploy.erase_devices failed"),
-                () -> Ownership.ONEVIEW));
+        assertEquals(List.of(), CheckRules.decide(node("clean failed", false, null, false, null), () -> Ownership.ONEVIEW),
+                "another clean failure, even with OneView holding the hardware now");
+        // The fact, not last_error's wording, decides: a message that merely mentions OneView does not count.
+        OneViewNode wordsOnly = new OneViewNode("n1", "clean failed", false, null, false,
+                "Node n1 is in use by OneView: server hardware x", SH, null, true, null, null);
+        assertEquals(List.of(), CheckRules.decide(wordsOnly, () -> Ownership.ONEVIEW));
+    }
+
+    @Test
+    void onlyStableStatesOfDynamicBoundNodesAreObserved() {
+        for (String state : List.of("enroll", "manageable", "available", "active", "deploy failed", "clean failed")) {
+            assertEquals(true, CheckRules.observable(node(state, false, null, false, null)), state);
+        }
+        for (String state : List.of("deploying", "wait call-back", "cleaning", "clean wait", "verifying", "deploy wait")) {
+            assertEquals(false, CheckRules.observable(node(state, false, null, false, null)), state);
+        }
+        assertEquals(false, CheckRules.observable(node("available", false, null, true, null)), "retired");
+        assertEquals(false, CheckRules.observable(new OneViewNode("n1", "available", false, null, false, null, SH, null, false,
+                null, null)), "pre-allocated");
     }
 
     @Test
     void retiredPreAllocatedAndUnboundNodesAreNeverTouched() {
         assertEquals(List.of(), CheckRules.decide(node("available", false, null, true, null), () -> fail("retired: not asked")));
-        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, SH, null, false),
+        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, SH, null, false, null, null),
                 () -> fail("pre-allocated: not asked")));
-        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, null, null, true),
+        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, null, null, true, null, null),
                 () -> fail("no hardware: not asked")));
         assertEquals(List.of(), CheckRules.decide(node("active", false, null, false, null), () -> fail("active: not asked")));
     }

@@ -38,7 +38,14 @@ public final class DriverInterfaces {
      * instance_info either); interfaces the driver lacks are "not supported".
      */
     public static Map<String, Map<String, Object>> validate(HardwareDriver driver, Map<String, Object> driverInfo) {
-        List<String> problems = driver.validateDriverInfo(driverInfo);
+        return validate(driver, driverInfo, List.of());
+    }
+
+    /** As {@link #validate(HardwareDriver, Map)}, with the node's ownership problems on power and management too. */
+    public static Map<String, Map<String, Object>> validate(HardwareDriver driver, Map<String, Object> driverInfo,
+            List<String> ownershipProblems) {
+        List<String> problems = new java.util.ArrayList<>(driver.validateDriverInfo(driverInfo));
+        problems.addAll(ownershipProblems);
         Map<String, Map<String, Object>> document = new LinkedHashMap<>();
         for (String type : VALIDATED) {
             Map<String, Object> entry = new LinkedHashMap<>();

@@ -46,6 +46,15 @@ public interface HardwareDriver {
     /** Problems with {@code driverInfo} (null counts as empty); empty means valid. Run by {@code manage} (verifying). */
     List<String> validateDriverInfo(Map<String, Object> driverInfo);
 
+    /**
+     * Problems with who holds the node's hardware now, from facts the node carries (OneView's nodes: in use by a
+     * OneView user); empty means none. Validation reports them with driver_info's, on power and management.
+     */
+    default List<String> validateOwnership(String node, Map<String, Object> driverInfo, Map<String, Object> driverInternalInfo,
+            String targetProvisionState) {
+        return List.of();
+    }
+
     /** Every clean step this driver offers, in catalogue order. */
     List<StepDefinition> cleanSteps();
 

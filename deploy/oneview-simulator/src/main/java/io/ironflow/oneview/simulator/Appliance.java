@@ -2,6 +2,12 @@ package io.ironflow.oneview.simulator;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +25,13 @@ import java.util.function.Consumer;
  * creating one reserves the hardware at once ({@code ApplyingProfile}) and the task applies it; a profile is
  * removed only from powered-off hardware. Tasks move New → Running → Completed, or Error with
  * {@code taskErrors}, one phase per {@link #tick} after {@code taskPhase}. Thread-safe (one lock).
+ * <p>
+ * With a state file it keeps what a real appliance keeps across its own restarts: server hardware, templates,
+ * profiles and tasks are written after every change (to a temporary file, then moved over the old one
+ * atomically, so a crash leaves the old state or the new, never half of one) and read back on start instead of
+ * the inventory. Sessions are not kept: clients log in again after a restart (401). A task that was still
+ * running when the appliance stopped ends {@code Terminated} on start, and what it had begun is undone (a
+ * profile being created is gone, one being deleted stays, power that was changing is reported as it was).
  */
 public final class Appliance {
 
@@ -36,6 +49,7 @@ public final class Appliance {
     private final Faults faults;
     private final Duration taskPhase;
     private final Duration sessionIdleTimeout;
+    private final Path stateFile;
     private long etags;
 
     /** A task and what it does when it runs and when it ends. */
@@ -56,10 +70,25 @@ public final class Appliance {
     }
 
     public Appliance(Inventory inventory, Faults faults, Duration taskPhase, Duration sessionIdleTimeout) {
+        this(inventory, faults, taskPhase, sessionIdleTimeout, null);
+    }
+
+    /** An appliance that keeps its state in {@code stateFile} (null: in memory only), read back if it exists. */
+    public Appliance(Inventory inventory, Faults faults, Duration taskPhase, Duration sessionIdleTimeout, Path stateFile) {
         this.faults = faults;
         this.taskPhase = taskPhase;
         this.sessionIdleTimeout = sessionIdleTimeout;
+        this.stateFile = stateFile;
         inventory.users().forEach(u -> users.put(u.getString("userName"), u.getString("password")));
+        if (stateFile != null && Files.exists(stateFile)) {
+            restore(stateFile);
+            return;
+        }
+        seed(inventory);
+        persist();
+    }
+
+    private void seed(Inventory inventory) {
         for (JsonObject spec : inventory.serverHardware()) {
             String id = spec.getString("id");
             JsonObject sh = new JsonObject()
@@ -176,7 +205,7 @@ public final class Appliance {
         }
         String transient_ = control.equals("Reset") || control.equals("ColdBoot") ? "Resetting"
                 : target.equals("On") ? "PoweringOn" : "PoweringOff";
-        return newTask("Power " + target.toLowerCase(), sh, running -> {
+        return persisted(newTask("Power " + target.toLowerCase(), sh, running -> {
             sh.put("powerState", transient_);
             touch(sh);
         }, () -> {
@@ -185,7 +214,7 @@ public final class Appliance {
         }, () -> {
             sh.put("powerState", "Unknown");
             touch(sh);
-        });
+        }));
     }
 
     // --- templates ---
@@ -261,7 +290,7 @@ public final class Appliance {
         String uri = sp.getString("uri");
         sh.put("serverProfileUri", uri).put("state", "ApplyingProfile");
         touch(sh);
-        return newTask("Create", sp, running -> { }, () -> {
+        return persisted(newTask("Create", sp, running -> { }, () -> {
             sp.put("state", "Normal").put("status", "OK");
             sh.put("state", "ProfileApplied");
             touch(sp);
@@ -270,7 +299,7 @@ public final class Appliance {
             profiles.remove(idOf(uri));
             sh.put("serverProfileUri", null).put("state", "NoProfileApplied");
             touch(sh);
-        });
+        }));
     }
 
     private JsonObject profile(JsonObject body, JsonObject sh, String state) {
@@ -296,7 +325,7 @@ public final class Appliance {
         if (body.containsKey("serverHardwareUri") && !sp.getString("serverHardwareUri").equals(body.getString("serverHardwareUri"))) {
             throw OneViewError.badRequest("CANNOT_MOVE_PROFILE", "This simulator does not move a profile to other hardware.");
         }
-        return newTask("Update", sp, running -> sp.put("state", "Updating"), () -> {
+        return persisted(newTask("Update", sp, running -> sp.put("state", "Updating"), () -> {
             for (String field : List.of("name", "description", "boot", "bootMode")) {
                 if (body.containsKey(field)) {
                     sp.put(field, body.getValue(field));
@@ -304,7 +333,7 @@ public final class Appliance {
             }
             sp.put("state", "Normal");
             touch(sp);
-        }, () -> sp.put("state", "Normal"));
+        }, () -> sp.put("state", "Normal")));
     }
 
     /** {@code DELETE /rest/server-profiles/{id}}: the task removes it, and fails if the hardware is powered on. */
@@ -312,7 +341,7 @@ public final class Appliance {
         JsonObject sp = profileNamed(id);
         requireEtag(sp, ifMatch);
         JsonObject sh = hardwareAt(sp.getString("serverHardwareUri"));
-        return newTask("Delete", sp, running -> {
+        return persisted(newTask("Delete", sp, running -> {
             sp.put("state", "Deleting");
             sh.put("state", "RemovingProfile");
             touch(sp);
@@ -326,7 +355,7 @@ public final class Appliance {
             sp.put("state", "Normal");
             sh.put("state", "ProfileApplied");
             touch(sp);
-        });
+        }));
     }
 
     private void requireEtag(JsonObject resource, String ifMatch) {
@@ -357,6 +386,7 @@ public final class Appliance {
                 sh, "Normal").put("status", "OK");
         sh.put("serverProfileUri", sp.getString("uri")).put("state", "ProfileApplied");
         touch(sh);
+        persist();
         return sp.copy();
     }
 
@@ -374,6 +404,7 @@ public final class Appliance {
             sh.put("serverProfileUri", null).put("state", "NoProfileApplied");
             touch(sh);
         }
+        persist();
         return true;
     }
 
@@ -415,12 +446,14 @@ public final class Appliance {
 
     /** Moves every task whose phase is over one phase on. */
     public synchronized void tick(long now) {
+        boolean moved = false;
         for (Task task : new ArrayList<>(tasks.values())) {
             String state = task.json.getString("taskState");
             if (now < task.phaseEndsAt || !(state.equals("New") || state.equals("Running"))) {
                 continue;
             }
             task.phaseEndsAt = now + taskPhase.toMillis();
+            moved = true;
             if (state.equals("New")) {
                 task.onRunning.accept(task.json);
                 progress(task, "Running", task.json.getString("name") + " in progress.", 50);
@@ -439,6 +472,9 @@ public final class Appliance {
                 progress(task, "Error", e.getMessage(), 100);
             }
         }
+        if (moved) {
+            persist();
+        }
     }
 
     private void progress(Task task, String state, String status, int percent) {
@@ -449,6 +485,93 @@ public final class Appliance {
 
     private void touch(JsonObject resource) {
         resource.put("eTag", String.valueOf(++etags)).put("modified", Instant.now().toString());
+    }
+
+    // --- state kept across restarts ---
+
+    private JsonObject persisted(JsonObject task) {
+        persist();
+        return task;
+    }
+
+    /** Writes the state to a temporary file beside the state file, then moves it over the old one atomically. */
+    private void persist() {
+        if (stateFile == null) {
+            return;
+        }
+        JsonObject state = new JsonObject()
+                .put("etags", etags)
+                .put("serverHardware", new JsonArray(new ArrayList<>(hardware.values())))
+                .put("templates", new JsonArray(new ArrayList<>(templates.values())))
+                .put("profiles", new JsonArray(new ArrayList<>(profiles.values())))
+                .put("tasks", new JsonArray(tasks.values().stream().map(t -> (Object) t.json).toList()));
+        try {
+            Path temporary = stateFile.resolveSibling(stateFile.getFileName() + ".tmp");
+            Files.writeString(temporary, state.encode(), StandardCharsets.UTF_8);
+            Files.move(temporary, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the OneView simulator's state to " + stateFile, e);
+        }
+    }
+
+    /** Reads the state back; what unfinished tasks had begun is undone, and they end Terminated. */
+    private void restore(Path file) {
+        JsonObject state;
+        try {
+            state = new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the OneView simulator's state from " + file, e);
+        }
+        etags = state.getLong("etags", 0L);
+        state.getJsonArray("serverHardware").forEach(o -> put(hardware, (JsonObject) o));
+        state.getJsonArray("templates").forEach(o -> put(templates, (JsonObject) o));
+        state.getJsonArray("profiles").forEach(o -> put(profiles, (JsonObject) o));
+        for (Object o : state.getJsonArray("tasks")) {
+            JsonObject json = (JsonObject) o;
+            String taskState = json.getString("taskState");
+            if (taskState.equals("New") || taskState.equals("Running")) {
+                String message = "The appliance restarted while the task " + json.getString("name") + " ran.";
+                json.put("taskErrors", new JsonArray().add(OneViewError.body("TASK_TERMINATED", message, null)))
+                        .put("taskState", "Terminated").put("taskStatus", message).put("percentComplete", 100)
+                        .put("computedPercentComplete", 100);
+                touch(json);
+            }
+            tasks.put(idOf(json.getString("uri")), new Task(json, x -> { }, () -> { }, () -> { }, Long.MAX_VALUE));
+        }
+        for (JsonObject sp : new ArrayList<>(profiles.values())) {
+            JsonObject sh = hardware.get(idOf(sp.getString("serverHardwareUri")));
+            if ("Creating".equals(sp.getString("state"))) {
+                profiles.remove(idOf(sp.getString("uri")));
+                if (sh != null) {
+                    sh.put("serverProfileUri", null).put("state", "NoProfileApplied");
+                    touch(sh);
+                }
+            } else if (!"Normal".equals(sp.getString("state"))) {
+                sp.put("state", "Normal");
+                touch(sp);
+                if (sh != null) {
+                    sh.put("state", "ProfileApplied");
+                    touch(sh);
+                }
+            }
+        }
+        for (JsonObject sh : hardware.values()) {
+            String power = sh.getString("powerState");
+            String settled = switch (power) {
+                case "PoweringOn" -> "Off";
+                case "PoweringOff", "Resetting" -> "On";
+                default -> power;
+            };
+            if (!settled.equals(power)) {
+                sh.put("powerState", settled);
+                touch(sh);
+            }
+        }
+        persist();
+    }
+
+    private static void put(Map<String, JsonObject> map, JsonObject resource) {
+        map.put(idOf(resource.getString("uri")), resource);
     }
 
     private static String idOf(String uri) {

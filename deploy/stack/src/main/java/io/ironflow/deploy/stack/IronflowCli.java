@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ironflow", mixinStandardHelpOptions = true, version = "Ironflow 0.1.0-SNAPSHOT",
         description = "Runs Ironflow on this machine, watches its topics, and benchmarks it.",
-        subcommands = {IronflowCli.Watch.class, IronflowCli.Bench.class, IronflowCli.BenchList.class})
+        subcommands = {IronflowCli.Watch.class, IronflowCli.Bench.class, IronflowCli.BenchList.class,
+                IronflowCli.OneViewMigrateCommand.class})
 public final class IronflowCli implements Callable<Integer> {
 
     @Spec
@@ -212,6 +213,35 @@ public final class IronflowCli implements Callable<Integer> {
         public Integer call() throws Exception {
             ListBenchmark.run(nodes, requests, api, jdbc, cleanup);
             return 0;
+        }
+    }
+
+    /** {@code ironflow oneview-migrate [--dry-run]}. */
+    @Command(name = "oneview-migrate", mixinStandardHelpOptions = true,
+            description = {"Migrates oneview nodes from pre-allocation (driver_info.dynamic_allocation=false) to dynamic allocation.",
+                    "The oneview-allocator does it: active nodes get applied_server_profile_uri (their profile becomes Ironflow's),",
+                    "available ones have their server profile removed; both then get dynamic_allocation=true. Other states are",
+                    "left for a later run. Exit 1 if a node was skipped."})
+    static final class OneViewMigrateCommand implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--dry-run", description = "Print the plan from OneView's current state; change nothing.")
+        boolean dryRun;
+
+        @Option(names = "--allocator", paramLabel = "URL", defaultValue = "http://127.0.0.1:6387",
+                description = "The oneview-allocator (default: ${DEFAULT-VALUE}).")
+        java.net.URI allocator;
+
+        @Option(names = "--deadline", paramLabel = "SECONDS", defaultValue = "600",
+                description = "How long to wait for the whole migration (default: ${DEFAULT-VALUE}).")
+        int deadline;
+
+        @Override
+        public Integer call() {
+            return OneViewMigrate.run(allocator, dryRun, Duration.ofSeconds(deadline), spec.commandLine().getOut(),
+                    spec.commandLine().getErr());
         }
     }
 }

@@ -192,6 +192,10 @@ public final class LocalStack {
             config.put("ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + options.port(StackOptions.API));
         }
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
+        if (name.equals(StackOptions.ONEVIEW_SIMULATOR)) {
+            // Like a real appliance, the simulator keeps its state across its own restarts (and the stack's).
+            config.put("oneview.simulator.data-dir", options.dataDir().resolve("oneview-simulator").toString());
+        }
         // The allocator talks to the stack's OneView simulator.
         config.put("ironflow.oneview.url", "http://127.0.0.1:" + options.port(StackOptions.ONEVIEW_SIMULATOR));
         return config;

@@ -34,7 +34,7 @@ class IronflowCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "up", "watch", "bench", "bench-list"})
+    @ValueSource(strings = {"", "up", "watch", "bench", "bench-list", "oneview-migrate"})
     void everySubcommandAnswersHelp(String subcommand) {
         List<String> args = new ArrayList<>(subcommand.isEmpty() ? List.of() : List.of(subcommand));
         args.add("--help");
@@ -71,5 +71,17 @@ class IronflowCliTest {
             assertEquals(1, run.err().lines().count(), String.join(" ", args) + " said more than one line: " + run.err());
             assertFalse(run.err().isBlank());
         }
+    }
+
+    @Test
+    void oneviewMigrateSaysInOneLineWhenNoAllocatorAnswers() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort(); // closed again: nothing listens there
+        }
+        Run run = run("oneview-migrate", "--dry-run", "--allocator", "http://127.0.0.1:" + port);
+        assertEquals(1, run.code(), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+        assertTrue(run.err().contains("does not answer"), run.err());
     }
 }

@@ -162,10 +162,17 @@ class OneViewStackTest {
         JsonNode taken = await(uuid, n -> n.get("provision_state").asText().equals("manageable")
                 && n.get("maintenance").asBoolean(), "taken by OneView");
         assertEquals("node in use by OneView", taken.get("maintenance_reason").asText());
+        // Validation refuses it meanwhile, from what the allocator saw (the conductor does not call OneView).
+        JsonNode refused = call("GET", stack.api() + "/v1/nodes/" + uuid + "/validate", null, 200);
+        assertFalse(refused.get("power").get("result").asBoolean(), refused.toString());
+        assertTrue(refused.get("power").get("reason").asText().contains("is in use by OneView")
+                && refused.get("management").get("reason").asText().contains("OneView user's SAP HANA"), refused.toString());
         oneViewUserFrees(2);
         JsonNode back = await(uuid, n -> n.get("provision_state").asText().equals("available"), "freed by OneView");
         assertFalse(back.get("maintenance").asBoolean());
         assertNull(profileOn(2), "cleaned with a temporary profile, removed after");
+        JsonNode valid = call("GET", stack.api() + "/v1/nodes/" + uuid + "/validate", null, 200);
+        assertTrue(valid.get("power").get("result").asBoolean(), valid.toString());
     }
 
     @Test
@@ -270,5 +277,73 @@ class OneViewStackTest {
         assertTrue(failed.get("last_error").asText().endsWith("The server hardware's iLO is not responding."),
                 failed.get("last_error").asText());
         assertNull(profileOn(5));
+    }
+
+    private String powerOf(int bay) throws Exception {
+        HttpResponse<String> login = HTTP.send(HttpRequest.newBuilder(URI.create(simulator + "/rest/login-sessions"))
+                .header("X-API-Version", "800").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"userName\":\"administrator\",\"password\":\"ironflow\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String session = JSON.readTree(login.body()).get("sessionID").asText();
+        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(simulator + bay(bay))).header("X-API-Version", "800")
+                .header("auth", session).build(), HttpResponse.BodyHandlers.ofString()).body()).get("powerState").asText();
+    }
+
+    @Test
+    void powerComesFromOneViewThroughTheAllocator() throws Exception {
+        String uuid = enroll(7);
+        assertEquals("Off", powerOf(7));
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power on"), 202);
+        await(uuid, n -> n.get("power_state").asText().equals("power on") && n.get("target_power_state").isNull(), "power on");
+        assertEquals("On", powerOf(7), "OneView's server is on");
+        call("POST", simulator + "/admin/faults", Map.of("type", "fail-task", "task", "Power off",
+                "message", "The iLO of Encl1, bay 7 is not responding."), 201);
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
+        JsonNode failed = await(uuid, n -> n.get("target_power_state").isNull() && !n.get("last_error").isNull(), "power off fails");
+        assertEquals("Failed to change power state to 'power off' on node " + uuid + ": OneView: The iLO of Encl1, bay 7 is not responding.",
+                failed.get("last_error").asText());
+        assertEquals("power on", failed.get("power_state").asText());
+        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
+        await(uuid, n -> n.get("power_state").asText().equals("power off"), "power off");
+        assertEquals("Off", powerOf(7));
+    }
+
+    @Test
+    void theMigrationCommandMovesAPreAllocatedInventoryToDynamicAllocation() throws Exception {
+        String[] uuids = new String[2];
+        for (int i = 0; i < 2; i++) {
+            int bay = 8 + i;
+            call("PUT", simulator + "/admin" + bay(bay).substring(5) + "/profile", Map.of("name", "pre-allocated bay " + bay), 200);
+            uuids[i] = call("POST", stack.api() + "/v1/nodes", Map.of("driver", "oneview", "name", "ov-pre-" + bay,
+                    "driver_info", Map.of("server_hardware_uri", bay(bay), "dynamic_allocation", false),
+                    "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)), 201).get("uuid").asText();
+            verb(uuids[i], "manage", "manageable");
+            verb(uuids[i], "provide", "available");
+        }
+        verb(uuids[0], "active", "active");
+        String active = profileOn(8);
+        String idle = profileOn(9);
+        String allocator = "http://127.0.0.1:" + stack.ports.get("oneview");
+
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+                "oneview-migrate", "--dry-run", "--allocator", allocator);
+        assertEquals(0, code, out + "" + err);
+        assertTrue(out.toString().contains(uuids[0]) && out.toString().contains("record applied_server_profile_uri")
+                && out.toString().contains(uuids[1]) && out.toString().contains("remove the server profile")
+                && out.toString().contains("planned"), out.toString());
+        assertEquals(active, profileOn(8), "a dry run changes nothing");
+        assertEquals(idle, profileOn(9));
+
+        out = new java.io.StringWriter();
+        code = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), "oneview-migrate", "--allocator", allocator);
+        assertEquals(0, code, out + "" + err);
+        JsonNode migratedActive = await(uuids[0], n -> n.get("driver_info").path("dynamic_allocation").asBoolean(false), "active migrated");
+        assertEquals(active, migratedActive.get("driver_info").get("applied_server_profile_uri").asText(), "its profile is now Ironflow's");
+        assertEquals(active, profileOn(8));
+        await(uuids[1], n -> n.get("driver_info").path("dynamic_allocation").asBoolean(false), "available migrated");
+        assertNull(profileOn(9), "an idle node holds no profile under dynamic allocation");
+        assertFalse(node(uuids[1]).get("driver_info").has("applied_server_profile_uri"));
     }
 }
