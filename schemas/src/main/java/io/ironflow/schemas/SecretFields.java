@@ -36,12 +36,12 @@ public final class SecretFields {
     private static final Set<String> INSTANCE_SECRETS = Set.of("configdrive", "image_url", "image_checksum",
             "image_os_hash_value");
 
-    // oslo's mask_password: a secret-naming word, a separator (=, :, quoted or not), then the value up to a
+    // oslo's mask_password: a secret-naming word, a separator (= or :, quoted or not), then the value up to a
     // quote, white space, comma, semicolon, ampersand or closing brace/bracket. "key" alone is too common in prose
     // to count here, so only compound names ending in key (private_key, ssh_key...) do.
     private static final Pattern SECRET_IN_TEXT = Pattern.compile(
             "(?i)((?:[\\w.-]*(?:password|passwd|secret|token|credential|passphrase|configdrive|image_checksum)[\\w.-]*"
-                    + "|[\\w.-]+_key)[\"']?\\s*(?:=|:|\\s+is\\s+)\\s*[\"']?)([^\\s\"',;&}\\]<>]+)");
+                    + "|[\\w.-]+_key)[\"']?\\s*[=:]\\s*[\"']?)([^\\s\"',;&}\\]<>]+)");
 
     private SecretFields() {
     }
@@ -87,7 +87,7 @@ public final class SecretFields {
         return value;
     }
 
-    /** Free text with every {@code secret-name=value} (and its JSON, YAML and prose forms) masked; null stays null. */
+    /** Free text with every {@code secret-name=value} (and its JSON and YAML forms) masked; null stays null. */
     public static String text(String text) {
         if (text == null || text.isEmpty()) {
             return text;
