@@ -1,10 +1,18 @@
 package io.ironflow.api.errors;
 
-/** Ironic's request body limit: oslo.middleware's [oslo_middleware]max_request_body_size, 112 KiB by default. */
+import io.quarkus.runtime.configuration.MemorySize;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Ironic's request body limit: oslo.middleware's [oslo_middleware]max_request_body_size, 112 KiB (114,688 bytes)
+ * by default. Configured once, as {@code quarkus.http.limits.max-body-size}, which Quarkus enforces too.
+ */
 public final class BodyLimit {
 
-    /** Bytes; quarkus.http.limits.max-body-size is set to the same (112K). */
-    public static final long MAX_BYTES = 114_688;
+    /** Bytes. */
+    public static final long MAX_BYTES = ConfigProvider.getConfig()
+            .getOptionalValue("quarkus.http.limits.max-body-size", MemorySize.class)
+            .map(MemorySize::asLongValue).orElse(114_688L);
     /** oslo.middleware's sizelimit message. */
     public static final String MESSAGE = "Request is too large. Larger than max_request_body_size (" + MAX_BYTES + ").";
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.ironflow.schemas.SecretFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -78,7 +79,7 @@ public class IronicErrors {
     public static String body(int status, String faultstring) {
         Map<String, Object> fault = new LinkedHashMap<>();
         fault.put("faultcode", status < 500 ? "Client" : "Server");
-        fault.put("faultstring", faultstring);
+        fault.put("faultstring", SecretFields.text(faultstring)); // a message may quote what it refuses
         fault.put("debuginfo", null);
         try {
             return JSON.writeValueAsString(Map.of("error_message", JSON.writeValueAsString(fault)));

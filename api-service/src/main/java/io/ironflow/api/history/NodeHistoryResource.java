@@ -7,6 +7,7 @@ import io.ironflow.api.nodes.NodeDocument;
 import io.ironflow.policy.Principal;
 import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.schemas.SecretFields;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
@@ -155,7 +156,7 @@ public class NodeHistoryResource {
         all.put("created_at", TIME.format(row.getOffsetDateTime("created_at").withOffsetSameInstant(ZoneOffset.UTC)));
         all.put("severity", row.getString("severity"));
         all.put("event_type", row.getString("event_type"));
-        all.put("event", row.getString("event"));
+        all.put("event", SecretFields.text(row.getString("event")));
         all.put("conductor", row.getString("conductor"));
         all.put("user", row.getString("requester"));
         if (!detail) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.eclipse.microprofile.config.ConfigProvider;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.errors.RequestText;
@@ -20,8 +21,12 @@ import java.util.Map;
  */
 public final class JsonBody {
 
-    /** Levels of arrays and objects a body may nest (a PATCH value sits two levels down already). */
-    static final int MAX_DEPTH = 32;
+    /**
+     * Levels of arrays and objects a body may nest (a PATCH value sits two levels down already);
+     * {@code ironflow.api.max-json-depth}, 32 by default.
+     */
+    static final int MAX_DEPTH = ConfigProvider.getConfig().getOptionalValue("ironflow.api.max-json-depth", Integer.class)
+            .orElse(32);
 
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())

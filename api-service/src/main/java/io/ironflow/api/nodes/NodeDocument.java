@@ -62,11 +62,11 @@ public final class NodeDocument {
         t.put("uuid", (n, r) -> n.getUuid());
         t.put("name", (n, r) -> n.getName());
         t.put("driver", (n, r) -> n.getDriver());
-        t.put("driver_info", (n, r) -> SecretFields.mask(dict(n.getDriverInfo())));
+        t.put("driver_info", (n, r) -> SecretFields.driverInfo(dict(n.getDriverInfo())));
         t.put("driver_internal_info", (n, r) -> Map.of()); // the conductor's internals stay private
         t.put("properties", (n, r) -> dict(n.getProperties()));
         t.put("extra", (n, r) -> dict(n.getExtra()));
-        t.put("instance_info", (n, r) -> dict(n.getInstanceInfo()));
+        t.put("instance_info", (n, r) -> SecretFields.instanceInfo(dict(n.getInstanceInfo())));
         t.put("instance_uuid", (n, r) -> n.getInstanceUuid());
         t.put("chassis_uuid", (n, r) -> null); // Ironflow has no chassis
         t.put("resource_class", (n, r) -> n.getResourceClass());
@@ -88,7 +88,7 @@ public final class NodeDocument {
         t.put("retired_reason", (n, r) -> n.getRetiredReason());
         t.put("protected", (n, r) -> false); // node protection is not built
         t.put("protected_reason", (n, r) -> null);
-        t.put("last_error", (n, r) -> n.getLastError());
+        t.put("last_error", (n, r) -> SecretFields.text(n.getLastError()));
         t.put("reservation", (n, r) -> n.getReservation());
         t.put("clean_step", (n, r) -> n.getCleanStep() == null ? Map.of() : dict(n.getCleanStep()));
         t.put("deploy_step", (n, r) -> Map.of()); // deploy steps are not built

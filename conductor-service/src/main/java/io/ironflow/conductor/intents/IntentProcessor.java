@@ -12,6 +12,7 @@ import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ValidateNode;
+import io.ironflow.schemas.SecretFields;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -219,7 +220,7 @@ public class IntentProcessor {
                 .setNodeUuid(intent.getNodeUuid())
                 .setAccepted(outcome.accepted())
                 .setCode(outcome.code())
-                .setErrorMessage(outcome.errorMessage())
+                .setErrorMessage(SecretFields.text(outcome.errorMessage()))
                 .setNode(outcome.node() == null ? null : NodeSnapshots.of(outcome.node()))
                 .setConductor(conductor.name())
                 .setCompletedAt(now)

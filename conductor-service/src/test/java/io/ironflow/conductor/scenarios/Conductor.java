@@ -137,6 +137,11 @@ final class Conductor implements AutoCloseable {
                 .build();
     }
 
+    /** Every record {@code topic} holds now, values as the bytes on the wire. */
+    List<byte[]> recordsOn(String topic) {
+        return kafka.readAllRaw(topic, WAIT).stream().map(ConsumerRecord::value).toList();
+    }
+
     void awaitState(String uuid, String state) {
         await().atMost(WAIT).untilAsserted(() -> assertEquals(state, column(uuid, "provision_state"),
                 "last_error: " + column(uuid, "last_error")));
