@@ -14,6 +14,9 @@ import io.ironflow.events.CreateNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
 import io.ironflow.events.ObserveServerHardware;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.ironflow.events.ValidateNode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -160,8 +163,11 @@ class OneViewAllocationTest {
         }
     }
 
+    /** What the allocator reports, as the allocator: the service role (the rule is service-only). */
     private IntentResult observe(String node, String hardware, String profile, String name) {
-        return conductor.send(node, new ObserveServerHardware(hardware, profile, name, Instant.now()));
+        NodeIntent intent = NodeIntent.newBuilder(Conductor.intent(node, new ObserveServerHardware(hardware, profile, name, Instant.now())))
+                .setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator"))).build();
+        return conductor.sendAll(List.of(intent)).get(intent.getIntentId());
     }
 
     @Test
@@ -169,6 +175,8 @@ class OneViewAllocationTest {
         String node = enroll(Map.of("server_hardware_uri", HARDWARE));
         assertTrue(validate(node).path("power").path("result").asBoolean(), "nothing observed yet: valid");
 
+        IntentResult byAnAdmin = conductor.send(node, new ObserveServerHardware(HARDWARE, "/rest/server-profiles/x", "x", Instant.now()));
+        assertEquals(403, byAnAdmin.getCode(), "only the allocator's service role records what OneView shows");
         IntentResult seen = observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
         assertEquals(200, seen.getCode(), seen.getErrorMessage());
         assertEquals("/rest/server-profiles/theirs", seen.getNode().getOneviewServerProfileUri());
