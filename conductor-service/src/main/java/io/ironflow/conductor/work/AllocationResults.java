@@ -9,6 +9,7 @@ import io.ironflow.events.AllocationResult;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -17,7 +18,9 @@ import java.util.UUID;
  * then goes on with the operation (the profile is recorded in driver_info.applied_server_profile_uri, whatever
  * order the allocator's own intent for it arrives in) or fails it with the allocator's message as last_error
  * (deploy failed / clean failed). A power answer goes to {@link OneViewPower}, for the node that still waits for
- * exactly that power request.
+ * exactly that power request. A node that still waits for the request but is reserved for a moment (a call-back
+ * sweep, an intent) is tried again with a short backoff, so the answer is not dropped; the consumer's deadline
+ * bounds the tries.
  */
 @ApplicationScoped
 public class AllocationResults {
@@ -43,12 +46,33 @@ public class AllocationResults {
                             })));
         }
         return Panache.withTransaction(() -> claim(uuid, result.getRequestId())
-                .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
-                        .flatMap(node -> {
-                            NodeChange change = new NodeChange(node, null, conductor.name());
-                            resume(change, result);
-                            return change.announce().replaceWith(WorkPlan.dueAt(node));
-                        })));
+                        .flatMap(claimed -> !claimed ? stillWaitsFor(uuid, result.getRequestId()).map(waits -> {
+                            if (waits) {
+                                throw new NodeReservedForAMoment();
+                            }
+                            return (Long) null; // late or repeated: changes nothing
+                        }) : NodeEntity.<NodeEntity>findById(uuid)
+                                .flatMap(node -> {
+                                    NodeChange change = new NodeChange(node, null, conductor.name());
+                                    resume(change, result);
+                                    return change.announce().replaceWith(WorkPlan.dueAt(node));
+                                })))
+                .onFailure(NodeReservedForAMoment.class).retry()
+                .withBackOff(Duration.ofMillis(50), Duration.ofMillis(500)).atMost(15);
+    }
+
+    /** The node waits for this request but someone holds its reservation: try again shortly. */
+    static final class NodeReservedForAMoment extends RuntimeException {
+        NodeReservedForAMoment() {
+            super("the node waits for this allocation result but is reserved; trying again", null, false, false);
+        }
+    }
+
+    private Uni<Boolean> stillWaitsFor(UUID node, String requestId) {
+        return Panache.getSession().flatMap(session -> NodeSql.bind(session.createNativeQuery(
+                "SELECT 1 FROM nodes WHERE uuid = ?1 AND provision_state IN " + NodeSql.WAIT_STATES
+                        + " AND driver_internal_info -> '" + OneViewAllocations.PENDING + "' ->> 'request_id' = ?2"),
+                node, requestId).getResultList()).map(rows -> !rows.isEmpty());
     }
 
     private void resume(NodeChange change, AllocationResult result) {
