@@ -221,6 +221,26 @@ class NodeSubresourcesTest extends WithFakeConductor {
         assertEquals(406, at("1.73", null).get("/v1/nodes/" + uuid + "/bios?detail=True").statusCode());
     }
 
+    // ---- inventory
+
+    @Test
+    void inventoryIsWhatTheLastInspectionRecorded() throws Exception {
+        String uuid = node("manageable");
+        Response never = Api.latest().get("/v1/nodes/" + uuid + "/inventory");
+        assertEquals(404, never.statusCode());
+        assertEquals("Node inventory record for node " + uuid + " could not be found.", fault(never));
+        NodeTable.execute(jdbcUrl, "UPDATE nodes SET driver_internal_info = '{\"fake_hardware\": {\"inventory\":"
+                + " {\"cpu\": {\"count\": 8}, \"interfaces\": [{\"name\": \"eth0\"}]}, \"plugin_data\": {\"macs\": []}}}'"
+                + " WHERE uuid = ?", UUID.fromString(uuid));
+        Response found = Api.latest().get("/v1/nodes/" + uuid + "/inventory");
+        assertEquals(200, found.statusCode(), found.asString());
+        assertEquals(8, (Integer) found.path("inventory.cpu.count"));
+        assertEquals(List.of("eth0"), found.path("inventory.interfaces.name"));
+        assertEquals(List.of(), found.path("plugin_data.macs"));
+        assertEquals(404, at("1.80", null).get("/v1/nodes/" + uuid + "/inventory").statusCode(), "not a resource before 1.81");
+        assertEquals(404, Api.latest().get("/v1/nodes/" + UUID.randomUUID() + "/inventory").statusCode());
+    }
+
     // ---- history
 
     @Test

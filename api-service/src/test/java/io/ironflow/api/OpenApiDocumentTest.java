@@ -70,21 +70,33 @@ class OpenApiDocumentTest extends WithFakeConductor {
         OpenApiSchemas schemas = OpenApiSchemas.parse(given().get("/q/openapi").then().statusCode(200).extract().asString());
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named("oa-" + UUID.randomUUID()));
         NodeTable.execute(jdbcUrl, "UPDATE nodes SET traits = '{CUSTOM_A}', shard = 's1', driver_internal_info ="
-                + " '{\"fake_hardware\": {\"bios_settings\": {\"A\": \"1\"}}}' WHERE uuid = ?", UUID.fromString(uuid));
+                + " '{\"fake_hardware\": {\"bios_settings\": {\"A\": \"1\"}, \"inventory\": {\"cpu\": {\"count\": 1},"
+                + " \"memory\": {\"physical_mb\": 1024}, \"disks\": [], \"interfaces\": [], \"bmc_address\": \"0.0.0.0\"},"
+                + " \"plugin_data\": {\"macs\": []}}}' WHERE uuid = ?", UUID.fromString(uuid));
         NodeTable.execute(jdbcUrl, "INSERT INTO node_history (event_id, node_uuid, created_at, severity, event_type, event,"
                 + " conductor, requester, intent_id, from_state, to_state, transition) VALUES (?, ?, now(), 'INFO',"
                 + " 'provisioning', 'Node created in enroll (create), intent i.', 'c1', 'anonymous', 'i', NULL, 'enroll',"
                 + " 'create')", UUID.randomUUID(), UUID.fromString(uuid));
+        String portgroup = UUID.randomUUID().toString();
+        NodeTable.execute(jdbcUrl, "INSERT INTO portgroups (uuid, name, node_uuid, mode, created_at) VALUES"
+                + " (?, ?, ?, 'active-backup', now())", UUID.fromString(portgroup), "pg-" + portgroup, UUID.fromString(uuid));
         String port = UUID.randomUUID().toString();
-        NodeTable.execute(jdbcUrl, "INSERT INTO ports (uuid, address, node_uuid, created_at, internal_info) VALUES"
-                + " (?, ?, ?, now(), '{\"tenant_vif_port_id\": \"v1\"}')", UUID.fromString(port),
-                "52:54:00:" + port.substring(0, 2) + ":" + port.substring(2, 4) + ":" + port.substring(4, 6), UUID.fromString(uuid));
+        NodeTable.execute(jdbcUrl, "INSERT INTO ports (uuid, address, node_uuid, created_at, internal_info, portgroup_uuid)"
+                + " VALUES (?, ?, ?, now(), '{\"tenant_vif_port_id\": \"v1\"}', ?)", UUID.fromString(port),
+                "52:54:00:" + port.substring(0, 2) + ":" + port.substring(2, 4) + ":" + port.substring(4, 6), UUID.fromString(uuid),
+                UUID.fromString(portgroup));
         List<String[]> reads = List.of(
                 new String[] {"/v1/ports", "/v1/ports"}, new String[] {"/v1/ports/detail", "/v1/ports/detail"},
                 new String[] {"/v1/ports/{uuid}", "/v1/ports/" + port},
                 new String[] {"/v1/nodes/{ident}/ports", "/v1/nodes/" + uuid + "/ports"},
                 new String[] {"/v1/nodes/{ident}/ports/detail", "/v1/nodes/" + uuid + "/ports/detail"},
                 new String[] {"/v1/nodes/{ident}/vifs", "/v1/nodes/" + uuid + "/vifs"},
+                new String[] {"/v1/portgroups", "/v1/portgroups"}, new String[] {"/v1/portgroups/detail", "/v1/portgroups/detail"},
+                new String[] {"/v1/portgroups/{ident}", "/v1/portgroups/" + portgroup},
+                new String[] {"/v1/portgroups/{ident}/ports", "/v1/portgroups/" + portgroup + "/ports"},
+                new String[] {"/v1/portgroups/{ident}/ports/detail", "/v1/portgroups/" + portgroup + "/ports/detail"},
+                new String[] {"/v1/nodes/{ident}/portgroups", "/v1/nodes/" + uuid + "/portgroups"},
+                new String[] {"/v1/nodes/{ident}/portgroups/detail", "/v1/nodes/" + uuid + "/portgroups/detail"},
                 new String[] {"/", "/"}, new String[] {"/v1", "/v1"},
                 new String[] {"/v1/nodes", "/v1/nodes"}, new String[] {"/v1/nodes/detail", "/v1/nodes/detail"},
                 new String[] {"/v1/nodes/{ident}", "/v1/nodes/" + uuid},
@@ -92,6 +104,7 @@ class OpenApiDocumentTest extends WithFakeConductor {
                 new String[] {"/v1/nodes/{ident}/traits", "/v1/nodes/" + uuid + "/traits"},
                 new String[] {"/v1/nodes/{ident}/bios", "/v1/nodes/" + uuid + "/bios?detail=True"},
                 new String[] {"/v1/nodes/{ident}/bios/{setting}", "/v1/nodes/" + uuid + "/bios/A"},
+                new String[] {"/v1/nodes/{ident}/inventory", "/v1/nodes/" + uuid + "/inventory"},
                 new String[] {"/v1/nodes/{ident}/history", "/v1/nodes/" + uuid + "/history"},
                 new String[] {"/v1/nodes/{ident}/history/detail", "/v1/nodes/" + uuid + "/history/detail"},
                 new String[] {"/v1/shards", "/v1/shards"},

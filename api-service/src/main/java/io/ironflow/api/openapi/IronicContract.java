@@ -68,6 +68,7 @@ public class IronicContract implements OASFilter {
         c.put("GET /v1/nodes/{ident}/history", new Contract(null, new Success(200, "HistoryCollection")));
         c.put("GET /v1/nodes/{ident}/history/detail", new Contract(null, new Success(200, "HistoryCollection")));
         c.put("GET /v1/nodes/{ident}/history/{event}", new Contract(null, new Success(200, "HistoryEntry")));
+        c.put("GET /v1/nodes/{ident}/inventory", new Contract(null, new Success(200, "Inventory")));
         c.put("PUT /v1/nodes/{ident}/maintenance", new Contract("Maintenance", new Success(202, null)));
         c.put("DELETE /v1/nodes/{ident}/maintenance", new Contract(null, new Success(202, null)));
         c.put("GET /v1/nodes/{ident}/states", new Contract(null, new Success(200, "States")));
@@ -90,6 +91,16 @@ public class IronicContract implements OASFilter {
         c.put("DELETE /v1/ports/{uuid}", new Contract(null, new Success(204, null)));
         c.put("GET /v1/nodes/{ident}/ports", new Contract(null, new Success(200, "PortCollection")));
         c.put("GET /v1/nodes/{ident}/ports/detail", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/portgroups", new Contract(null, new Success(200, "PortgroupCollection")));
+        c.put("GET /v1/portgroups/detail", new Contract(null, new Success(200, "PortgroupCollection")));
+        c.put("POST /v1/portgroups", new Contract("PortgroupCreate", new Success(201, "Portgroup")));
+        c.put("GET /v1/portgroups/{ident}", new Contract(null, new Success(200, "Portgroup")));
+        c.put("PATCH /v1/portgroups/{ident}", new Contract("JsonPatch", new Success(200, "Portgroup")));
+        c.put("DELETE /v1/portgroups/{ident}", new Contract(null, new Success(204, null)));
+        c.put("GET /v1/portgroups/{ident}/ports", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/portgroups/{ident}/ports/detail", new Contract(null, new Success(200, "PortCollection")));
+        c.put("GET /v1/nodes/{ident}/portgroups", new Contract(null, new Success(200, "PortgroupCollection")));
+        c.put("GET /v1/nodes/{ident}/portgroups/detail", new Contract(null, new Success(200, "PortgroupCollection")));
         c.put("GET /v1/nodes/{ident}/vifs", new Contract(null, new Success(200, "Vifs")));
         c.put("POST /v1/nodes/{ident}/vifs", new Contract("Vif", new Success(204, null)));
         c.put("DELETE /v1/nodes/{ident}/vifs/{vif}", new Contract(null, new Success(204, null)));
@@ -269,6 +280,17 @@ public class IronicContract implements OASFilter {
         s.put("BiosCollection", object(Map.of("bios", array(ref("BiosSetting")))).description(since(40)));
         s.put("BiosSettingByName", type(Schema.SchemaType.OBJECT).additionalPropertiesSchema(ref("BiosSetting"))
                 .description("{\"<setting name>\": BiosSetting}"));
+        Map<String, Schema> inventory = new LinkedHashMap<>();
+        for (String field : List.of("cpu", "memory", "system_vendor", "boot")) {
+            inventory.put(field, type(Schema.SchemaType.OBJECT));
+        }
+        inventory.put("disks", array(type(Schema.SchemaType.OBJECT)));
+        inventory.put("interfaces", array(type(Schema.SchemaType.OBJECT)));
+        inventory.put("bmc_address", type(Schema.SchemaType.STRING));
+        s.put("Inventory", object(Map.of("inventory", object(inventory).description("ironic-python-agent's hardware inventory"),
+                "plugin_data", type(Schema.SchemaType.OBJECT).description("the inspector's data: macs, all_interfaces,"
+                        + " valid_interfaces, boot_interface, root_disk")))
+                .addRequired("inventory").addRequired("plugin_data").description(since(81)));
         Map<String, Schema> history = new LinkedHashMap<>();
         history.put("uuid", type(Schema.SchemaType.STRING).format("uuid"));
         history.put("created_at", type(Schema.SchemaType.STRING).format("date-time"));
@@ -302,7 +324,7 @@ public class IronicContract implements OASFilter {
         port.put("uuid", type(Schema.SchemaType.STRING).format("uuid"));
         port.put("address", type(Schema.SchemaType.STRING).description("MAC address, lower case; unique (409)"));
         port.put("node_uuid", type(Schema.SchemaType.STRING).format("uuid"));
-        port.put("portgroup_uuid", nullable(Schema.SchemaType.STRING).description(since(24) + " Always null."));
+        port.put("portgroup_uuid", nullable(Schema.SchemaType.STRING).description(since(24) + " A portgroup of the same node."));
         port.put("local_link_connection", type(Schema.SchemaType.OBJECT).description(since(19)));
         port.put("pxe_enabled", type(Schema.SchemaType.BOOLEAN).description(since(19)));
         port.put("physical_network", nullable(Schema.SchemaType.STRING).description(since(34)));
@@ -315,7 +337,7 @@ public class IronicContract implements OASFilter {
         s.put("Port", object(port));
         Map<String, Schema> create = new LinkedHashMap<>();
         for (String field : List.of("uuid", "address", "node_uuid", "pxe_enabled", "physical_network",
-                "local_link_connection", "extra")) {
+                "local_link_connection", "extra", "portgroup_uuid")) {
             create.put(field, OASFactory.createSchema().addType(port.get(field).getType().get(0))
                     .description(port.get(field).getDescription()));
         }
@@ -325,6 +347,34 @@ public class IronicContract implements OASFilter {
         ports.put("next", type(Schema.SchemaType.STRING));
         ports.put("ports_links", ref("Links"));
         s.put("PortCollection", object(ports).addRequired("ports"));
+        Map<String, Schema> portgroup = new LinkedHashMap<>();
+        portgroup.put("uuid", type(Schema.SchemaType.STRING).format("uuid"));
+        portgroup.put("address", nullable(Schema.SchemaType.STRING).description("MAC address, lower case; unique (409)"));
+        portgroup.put("name", nullable(Schema.SchemaType.STRING).description("A logical name; unique (409)"));
+        portgroup.put("node_uuid", type(Schema.SchemaType.STRING).format("uuid"));
+        portgroup.put("standalone_ports_supported", type(Schema.SchemaType.BOOLEAN));
+        portgroup.put("internal_info", type(Schema.SchemaType.OBJECT));
+        portgroup.put("extra", type(Schema.SchemaType.OBJECT));
+        portgroup.put("mode", type(Schema.SchemaType.STRING).description(since(26) + " Default active-backup."));
+        portgroup.put("properties", type(Schema.SchemaType.OBJECT).description(since(26)));
+        portgroup.put("created_at", type(Schema.SchemaType.STRING).format("date-time"));
+        portgroup.put("updated_at", nullable(Schema.SchemaType.STRING).format("date-time"));
+        portgroup.put("links", ref("Links"));
+        portgroup.put("ports", ref("Links"));
+        s.put("Portgroup", object(portgroup).description(since(23)));
+        Map<String, Schema> portgroupCreate = new LinkedHashMap<>();
+        for (String field : List.of("uuid", "address", "name", "node_uuid", "extra", "mode", "properties")) {
+            portgroupCreate.put(field, OASFactory.createSchema().addType(portgroup.get(field).getType().get(0))
+                    .description(portgroup.get(field).getDescription()));
+        }
+        portgroupCreate.put("standalone_ports_supported", OASFactory.createSchema().addType(Schema.SchemaType.BOOLEAN)
+                .addType(Schema.SchemaType.STRING));
+        s.put("PortgroupCreate", object(portgroupCreate).addRequired("node_uuid").additionalPropertiesBoolean(false));
+        Map<String, Schema> portgroups = new LinkedHashMap<>();
+        portgroups.put("portgroups", array(ref("Portgroup")));
+        portgroups.put("next", type(Schema.SchemaType.STRING));
+        portgroups.put("portgroups_links", ref("Links"));
+        s.put("PortgroupCollection", object(portgroups).addRequired("portgroups"));
         s.put("Vif", object(Map.of("id", type(Schema.SchemaType.STRING))).addRequired("id").description(since(28)));
         s.put("Vifs", object(Map.of("vifs", array(ref("Vif")))).addRequired("vifs"));
         Map<String, Schema> version = new LinkedHashMap<>();

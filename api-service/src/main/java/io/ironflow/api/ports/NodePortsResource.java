@@ -1,6 +1,7 @@
 package io.ironflow.api.ports;
 
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.api.portgroups.PortgroupReader;
 import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -22,23 +23,25 @@ public class NodePortsResource {
 
     private final PortReader ports;
     private final NodeReader nodes;
+    private final PortgroupReader portgroups;
     private final RequestedVersion version;
 
-    NodePortsResource(PortReader ports, NodeReader nodes, RequestedVersion version) {
+    NodePortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, RequestedVersion version) {
         this.ports = ports;
         this.nodes = nodes;
+        this.portgroups = portgroups;
         this.version = version;
     }
 
     @GET
     public Uni<Map<String, Object>> list(@PathParam("ident") String ident, @Context UriInfo uri) {
-        return PortList.page(ports, nodes, uri, version.get(), ident, false);
+        return PortList.page(ports, nodes, portgroups, uri, version.get(), ident, null, false);
     }
 
     @GET
     @Path("/detail")
     public Uni<Map<String, Object>> detail(@PathParam("ident") String ident, @Context UriInfo uri) {
-        return PortList.page(ports, nodes, uri, version.get(), ident, true);
+        return PortList.page(ports, nodes, portgroups, uri, version.get(), ident, null, true);
     }
 
 }

@@ -17,8 +17,7 @@ import java.util.Map;
 
 /**
  * A port as Ironic's API shows it (api-ref port-create-response), built from a {@link PortSnapshot} and the node's
- * uuid. Fields newer than the request's version are left out; {@code portgroup_uuid} is null (no portgroups) and
- * {@code is_smartnic} false (no smart NICs).
+ * uuid. Fields newer than the request's version are left out; {@code is_smartnic} is false (no smart NICs).
  */
 public final class PortDocument {
 
@@ -47,7 +46,7 @@ public final class PortDocument {
                 case "uuid" -> port.getUuid();
                 case "address" -> port.getAddress();
                 case "node_uuid" -> nodeUuid;
-                case "portgroup_uuid" -> null;
+                case "portgroup_uuid" -> port.getPortgroupUuid();
                 case "local_link_connection" -> dict(port.getLocalLinkConnection());
                 case "pxe_enabled" -> port.getPxeEnabled();
                 case "physical_network" -> port.getPhysicalNetwork();

@@ -3,6 +3,8 @@ package io.ironflow.api.ports;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.api.portgroups.PortgroupReader;
+import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.ApiVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -21,15 +23,18 @@ import java.util.UUID;
  */
 final class PortList {
 
-    private static final Set<String> PARAMETERS = Set.of("node", "node_uuid", "address", "fields", "detail", "limit",
-            "marker", "sort_key", "sort_dir");
+    private static final Set<String> PARAMETERS = Set.of("node", "node_uuid", "portgroup", "address", "fields", "detail",
+            "limit", "marker", "sort_key", "sort_dir");
 
     private PortList() {
     }
 
-    /** {@code nodeIdent}: the node of /v1/nodes/{ident}/ports, or null for /v1/ports. */
-    static Uni<java.util.Map<String, Object>> page(PortReader ports, NodeReader nodes, UriInfo uri, ApiVersion version,
-            String nodeIdent, boolean detailPath) {
+    /**
+     * {@code nodeIdent}: the node of /v1/nodes/{ident}/ports, or null; {@code portgroupIdent}: the portgroup of
+     * /v1/portgroups/{ident}/ports, or null (then the {@code portgroup} parameter, 1.24, may name one).
+     */
+    static Uni<java.util.Map<String, Object>> page(PortReader ports, NodeReader nodes, PortgroupReader portgroups,
+            UriInfo uri, ApiVersion version, String nodeIdent, String portgroupIdent, boolean detailPath) {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         for (String name : query.keySet()) {
             if (!PARAMETERS.contains(name)) {
@@ -61,6 +66,21 @@ final class PortList {
         }
         Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem()
                 : nodes.require(node).map(n -> UUID.fromString(n.getUuid()));
+        String portgroup = portgroupIdent != null ? portgroupIdent : query.getFirst("portgroup");
+        if (portgroupIdent == null && portgroup != null) {
+            Microversions.requireFeature("ports of a portgroup", version);
+        }
+        if (portgroup != null) {
+            Uni<UUID> ofNode = nodeUuid;
+            nodeUuid = portgroups.find(portgroup).flatMap(pg -> {
+                if (pg == null) {
+                    throw ApiError.notFound("Portgroup " + portgroup + " could not be found.");
+                }
+                values.add(UUID.fromString(pg.portgroup().getUuid()));
+                conditions.add("portgroup_uuid = $" + values.size());
+                return ofNode;
+            });
+        }
         List<String> shown = detail ? PortDocument.FIELDS : fields != null ? withLinks(fields) : PortDocument.SUMMARY;
         return nodeUuid.flatMap(n -> {
             if (n != null) {

@@ -20,7 +20,7 @@ public class PortReader {
 
     private static final String COLUMNS = "uuid, address, node_uuid, pxe_enabled, physical_network, "
             + "local_link_connection::text AS llc, extra::text AS extra, internal_info::text AS internal_info, "
-            + "created_at, updated_at";
+            + "created_at, updated_at, portgroup_uuid";
 
     private final Pool client;
 
@@ -70,6 +70,7 @@ public class PortReader {
                 .setInternalInfo(row.getString("internal_info"))
                 .setCreatedAt(row.getOffsetDateTime("created_at").toInstant())
                 .setUpdatedAt(row.getOffsetDateTime("updated_at") == null ? null : row.getOffsetDateTime("updated_at").toInstant())
+                .setPortgroupUuid(row.getUUID("portgroup_uuid") == null ? null : row.getUUID("portgroup_uuid").toString())
                 .build();
         return new StoredPort(port, row.getUUID("node_uuid").toString());
     }

@@ -9,6 +9,7 @@ import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.nodes.JsonBody;
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.api.portgroups.PortgroupReader;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
@@ -51,29 +52,31 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class PortsResource {
 
     private static final Set<String> CREATE_FIELDS = Set.of("uuid", "address", "node_uuid", "pxe_enabled",
-            "physical_network", "local_link_connection", "extra");
+            "physical_network", "local_link_connection", "extra", "portgroup_uuid");
 
     private final PortReader ports;
     private final NodeReader nodes;
+    private final PortgroupReader portgroups;
     private final IntentGateway intents;
     private final RequestedVersion version;
 
-    PortsResource(PortReader ports, NodeReader nodes, IntentGateway intents, RequestedVersion version) {
+    PortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, IntentGateway intents, RequestedVersion version) {
         this.ports = ports;
         this.nodes = nodes;
+        this.portgroups = portgroups;
         this.intents = intents;
         this.version = version;
     }
 
     @GET
     public Uni<Map<String, Object>> list(@Context UriInfo uri) {
-        return PortList.page(ports, nodes, uri, version.get(), null, false);
+        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, null, false);
     }
 
     @GET
     @Path("/detail")
     public Uni<Map<String, Object>> detail(@Context UriInfo uri) {
-        return PortList.page(ports, nodes, uri, version.get(), null, true);
+        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, null, true);
     }
 
     @GET
@@ -100,7 +103,8 @@ public class PortsResource {
         CreatePort.Builder command = CreatePort.newBuilder().setPortUuid(uuid).setAddress(address)
                 .setPhysicalNetwork(JsonBody.optionalText(port, "physical_network", 255))
                 .setLocalLinkConnection(JsonBody.dict(port, "local_link_connection"))
-                .setExtra(JsonBody.dict(port, "extra"));
+                .setExtra(JsonBody.dict(port, "extra"))
+                .setPortgroupUuid(port.hasNonNull("portgroup_uuid") ? JsonBody.uuid(port, "portgroup_uuid") : null);
         if (port.has("pxe_enabled") && !port.get("pxe_enabled").isNull()) {
             if (!port.get("pxe_enabled").isBoolean()) {
                 throw ApiError.badRequest("Invalid input for field/attribute pxe_enabled. Value: '"

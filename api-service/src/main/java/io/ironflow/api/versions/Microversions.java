@@ -62,6 +62,11 @@ public final class Microversions {
             entry("physical_network", 34),
             entry("is_smartnic", 53));
 
+    /** Portgroup fields newer than portgroups themselves (1.23). */
+    private static final Map<String, Integer> PORTGROUP_FIELDS = Map.ofEntries(
+            entry("mode", 26),
+            entry("properties", 26));
+
     /** Query parameters of GET /v1/nodes by the version that introduced them. */
     private static final Map<String, Integer> LIST_PARAMETERS = Map.ofEntries(
             entry("fields", 8),
@@ -101,6 +106,9 @@ public final class Microversions {
      */
     private static final Map<String, Integer> FEATURES = Map.ofEntries(
             entry("ports of a node", 1),
+            entry("portgroups", 23),
+            entry("portgroups of a node", 24),
+            entry("ports of a portgroup", 24),
             entry("vifs", 28),
             entry("traits", 37),
             entry("bios", 40),
@@ -109,6 +117,7 @@ public final class Microversions {
             entry("secure_boot", 75),
             entry("driver fields", 77),
             entry("history", 78),
+            entry("inventory", 81),
             entry("shards", 82));
 
     /** Power targets: the soft ones came with 1.27. */
@@ -130,6 +139,16 @@ public final class Microversions {
     /** A port body that writes {@code field} needs the version that introduced it. */
     public static void requirePortField(String field, ApiVersion version) {
         require("the port field \"" + field + "\"", PORT_FIELDS.getOrDefault(field, 1), version);
+    }
+
+    /** Whether a response at {@code version} shows the portgroup field {@code field}. */
+    public static boolean showsPortgroupField(String field, ApiVersion version) {
+        return version.atLeast(PORTGROUP_FIELDS.getOrDefault(field, 23));
+    }
+
+    /** A portgroup body that writes {@code field} needs the version that introduced it (406, as Ironic). */
+    public static void requirePortgroupField(String field, ApiVersion version) {
+        require("the portgroup field \"" + field + "\"", PORTGROUP_FIELDS.getOrDefault(field, 23), version);
     }
 
     /** A request body that writes {@code field} (POST, PATCH) needs the version that introduced it. */

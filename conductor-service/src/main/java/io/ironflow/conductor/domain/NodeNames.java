@@ -12,8 +12,13 @@ public final class NodeNames {
     private NodeNames() {
     }
 
+    /** Ironic's is_valid_logical_name (which portgroup names also follow), and not a UUID. */
+    public static boolean isValidName(String name) {
+        return LOGICAL_NAME.matcher(name).matches() && !isUuid(name);
+    }
+
     public static void requireValidName(String name) {
-        if (name != null && (!LOGICAL_NAME.matcher(name).matches() || isUuid(name))) {
+        if (name != null && !isValidName(name)) {
             throw Rejection.badRequest("Cannot use '" + name + "' as a node name: a name may contain only letters, digits"
                     + " and '-._~', at most 255 characters, and must not be a UUID.");
         }

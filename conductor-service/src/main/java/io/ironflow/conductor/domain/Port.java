@@ -12,14 +12,15 @@ import java.util.regex.Pattern;
  * (utils.validate_and_normalize_mac), unique among all ports; a port of an active node is added, removed or
  * re-addressed only in maintenance; a VIF is attached by writing its id to a free port's
  * {@code internal_info.tenant_vif_port_id} (Ironic's VIFPortIDMixin). The document is the port as the API shows it
- * and the patch edits: {@code address, pxe_enabled, physical_network, local_link_connection, extra} are writable.
+ * and the patch edits: {@code address, pxe_enabled, physical_network, local_link_connection, extra, portgroup_uuid}
+ * are writable (the caller checks that a portgroup is the node's own).
  */
 public final class Port {
 
     public static final String VIF_KEY = "tenant_vif_port_id";
     private static final Pattern MAC = Pattern.compile("([0-9a-f]{2}[:-]){5}[0-9a-f]{2}");
     private static final Set<String> WRITABLE = Set.of("address", "pxe_enabled", "physical_network",
-            "local_link_connection", "extra");
+            "local_link_connection", "extra", "portgroup_uuid");
     private static final Set<String> DICTIONARIES = Set.of("local_link_connection", "extra");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -96,7 +97,7 @@ public final class Port {
             boolean typed = switch (field) {
                 case "address" -> value instanceof String;
                 case "pxe_enabled" -> value instanceof Boolean;
-                case "physical_network" -> value == null || value instanceof String;
+                case "physical_network", "portgroup_uuid" -> value == null || value instanceof String;
                 default -> value instanceof Map;
             };
             if (!typed) {

@@ -25,6 +25,9 @@ import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.ChangeTraits;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.CreatePort;
+import io.ironflow.events.CreatePortgroup;
+import io.ironflow.events.DeletePortgroup;
+import io.ironflow.events.UpdatePortgroup;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.DeletePort;
 import io.ironflow.events.DetachVif;
@@ -117,6 +120,12 @@ public class NodeCommands {
                 return whileReservedAsync(change, n -> PortCommands.attachVif(n, vif), 204);
             } else if (command instanceof DetachVif vif) {
                 return whileReservedAsync(change, n -> PortCommands.detachVif(n, vif), 204);
+            } else if (command instanceof CreatePortgroup portgroup) {
+                return whileReservedAsync(change, n -> PortgroupCommands.create(n, portgroup), 201);
+            } else if (command instanceof UpdatePortgroup portgroup) {
+                return whileReservedAsync(change, n -> PortgroupCommands.update(n, portgroup), 200);
+            } else if (command instanceof DeletePortgroup portgroup) {
+                return whileReservedAsync(change, n -> PortgroupCommands.delete(n, portgroup), 204);
             }
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         });

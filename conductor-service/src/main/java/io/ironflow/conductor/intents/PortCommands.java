@@ -49,6 +49,8 @@ final class PortCommands {
         Port.requireChangeable(node.uuid.toString(), ProvisionState.fromWire(node.provisionState), node.maintenance, "add");
         Map<String, Object> llc = NodeSnapshots.dict("local_link_connection", command.getLocalLinkConnection());
         Map<String, Object> extra = NodeSnapshots.dict("extra", command.getExtra());
+        boolean pxe = command.getPxeEnabled() == null || command.getPxeEnabled();
+        String portgroup = PortgroupCommands.requireMember(node, uuid, command.getPortgroupUuid(), pxe, extra);
         return count("SELECT count(*) FROM ports WHERE uuid = ?1", UUID.fromString(uuid)).flatMap(n -> {
             if (n > 0) {
                 throw Rejection.conflict("A port with UUID " + uuid + " already exists.");
@@ -60,24 +62,28 @@ final class PortCommands {
             port.put("uuid", uuid);
             port.put("address", address);
             port.put("node_uuid", node.uuid.toString());
-            port.put("pxe_enabled", command.getPxeEnabled() == null || command.getPxeEnabled());
+            port.put("pxe_enabled", pxe);
             port.put("physical_network", command.getPhysicalNetwork());
             port.put("local_link_connection", llc);
             port.put("extra", extra);
             port.put("internal_info", new LinkedHashMap<>());
+            port.put("portgroup_uuid", portgroup);
             port.put("created_at", now.toString());
             port.put("updated_at", null);
             put(node, port);
             return execute("INSERT INTO ports (uuid, address, node_uuid, pxe_enabled, physical_network,"
-                    + " local_link_connection, extra, internal_info, created_at) VALUES (?1, ?2, ?3, ?4, ?5,"
-                    + " cast(cast(?6 as text) as jsonb), cast(cast(?7 as text) as jsonb), '{}', ?8)", UUID.fromString(uuid), address, node.uuid,
-                    port.get("pxe_enabled"), command.getPhysicalNetwork(), json(llc), json(extra), now.atOffset(ZoneOffset.UTC));
+                    + " local_link_connection, extra, internal_info, created_at, portgroup_uuid) VALUES (?1, ?2, ?3, ?4, ?5,"
+                    + " cast(cast(?6 as text) as jsonb), cast(cast(?7 as text) as jsonb), '{}', ?8, cast(cast(?9 as text) as uuid))",
+                    UUID.fromString(uuid), address, node.uuid, pxe, command.getPhysicalNetwork(), json(llc), json(extra),
+                    now.atOffset(ZoneOffset.UTC), portgroup);
         });
     }
 
     static Uni<Void> update(NodeEntity node, UpdatePort command) {
         Map<String, Object> port = require(node, command.getPortUuid());
         Map<String, Object> after = Port.patch(port, command.getPatch());
+        PortgroupCommands.requireMember(node, (String) port.get("uuid"), (String) after.get("portgroup_uuid"),
+                !Boolean.FALSE.equals(after.get("pxe_enabled")), dict(after.get("extra")));
         boolean readdressed = !after.get("address").equals(port.get("address"));
         if (readdressed) {
             Port.requireChangeable(node.uuid.toString(), ProvisionState.fromWire(node.provisionState), node.maintenance,
@@ -146,9 +152,10 @@ final class PortCommands {
         put(node, port);
         return execute("UPDATE ports SET address = ?2, pxe_enabled = ?3, physical_network = ?4,"
                 + " local_link_connection = cast(cast(?5 as text) as jsonb), extra = cast(cast(?6 as text) as jsonb), internal_info = cast(cast(?7 as text) as jsonb),"
-                + " updated_at = ?8 WHERE uuid = ?1", UUID.fromString((String) port.get("uuid")), port.get("address"),
+                + " updated_at = ?8, portgroup_uuid = cast(cast(?9 as text) as uuid) WHERE uuid = ?1", UUID.fromString((String) port.get("uuid")), port.get("address"),
                 port.get("pxe_enabled"), port.get("physical_network"), json((Map<String, Object>) port.get("local_link_connection")),
-                json((Map<String, Object>) port.get("extra")), json(internalInfo(port)), now.atOffset(ZoneOffset.UTC));
+                json((Map<String, Object>) port.get("extra")), json(internalInfo(port)), now.atOffset(ZoneOffset.UTC),
+                port.get("portgroup_uuid"));
     }
 
     private static Map<String, Object> require(NodeEntity node, String portUuid) {
@@ -177,6 +184,11 @@ final class PortCommands {
     }
 
     @SuppressWarnings("unchecked")
+    private static Map<String, Object> dict(Object value) {
+        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    @SuppressWarnings("unchecked")
     private static Map<String, Object> internalInfo(Map<String, Object> port) {
         Object info = port.get("internal_info");
         return info instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
@@ -188,7 +200,7 @@ final class PortCommands {
         node.ports = ports;
     }
 
-    private static Uni<Long> count(String sql, Object... values) {
+    static Uni<Long> count(String sql, Object... values) {
         return Panache.getSession().flatMap(session -> {
             var query = session.createNativeQuery(sql, Long.class);
             for (int i = 0; i < values.length; i++) {
@@ -198,7 +210,7 @@ final class PortCommands {
         });
     }
 
-    private static Uni<Void> execute(String sql, Object... values) {
+    static Uni<Void> execute(String sql, Object... values) {
         return Panache.getSession().flatMap(session -> {
             var statement = session.createNativeQuery(sql, NONE);
             for (int i = 0; i < values.length; i++) {
@@ -208,7 +220,7 @@ final class PortCommands {
         }).replaceWithVoid();
     }
 
-    private static String json(Map<String, Object> dict) {
+    static String json(Map<String, Object> dict) {
         try {
             return JSON.writeValueAsString(dict);
         } catch (JsonProcessingException e) {
@@ -216,7 +228,7 @@ final class PortCommands {
         }
     }
 
-    private static Instant now() {
+    static Instant now() {
         return Instant.now().truncatedTo(ChronoUnit.MILLIS);
     }
 }

@@ -7,6 +7,7 @@ import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.PortSnapshot;
+import io.ironflow.events.PortgroupSnapshot;
 import io.ironflow.schemas.SecretFields;
 import java.time.Instant;
 import java.util.Comparator;
@@ -61,6 +62,7 @@ public final class NodeSnapshots {
                 .setShard(node.shard)
                 .setTraits(List.of(node.traits))
                 .setPorts(ports(node))
+                .setPortgroups(portgroups(node))
                 .build();
     }
 
@@ -76,6 +78,28 @@ public final class NodeSnapshots {
                         .setPxeEnabled(!Boolean.FALSE.equals(p.get("pxe_enabled")))
                         .setPhysicalNetwork((String) p.get("physical_network"))
                         .setLocalLinkConnection(toJson((Map<String, Object>) p.getOrDefault("local_link_connection", Map.of())))
+                        .setExtra(toJson((Map<String, Object>) p.getOrDefault("extra", Map.of())))
+                        .setInternalInfo(toJson((Map<String, Object>) p.getOrDefault("internal_info", Map.of())))
+                        .setCreatedAt(Instant.parse((String) p.get("created_at")))
+                        .setUpdatedAt(p.get("updated_at") == null ? null : Instant.parse((String) p.get("updated_at")))
+                        .setPortgroupUuid((String) p.get("portgroup_uuid"))
+                        .build())
+                .toList();
+    }
+
+    /** The node's portgroups, oldest first (creation time, then uuid). */
+    @SuppressWarnings("unchecked")
+    private static List<PortgroupSnapshot> portgroups(NodeEntity node) {
+        return node.portgroups.values().stream().map(p -> (Map<String, Object>) p)
+                .sorted(Comparator.comparing((Map<String, Object> p) -> (String) p.get("created_at"))
+                        .thenComparing(p -> (String) p.get("uuid")))
+                .map(p -> PortgroupSnapshot.newBuilder()
+                        .setUuid((String) p.get("uuid"))
+                        .setName((String) p.get("name"))
+                        .setAddress((String) p.get("address"))
+                        .setMode((String) p.get("mode"))
+                        .setStandalonePortsSupported(!Boolean.FALSE.equals(p.get("standalone_ports_supported")))
+                        .setProperties(toJson((Map<String, Object>) p.getOrDefault("properties", Map.of())))
                         .setExtra(toJson((Map<String, Object>) p.getOrDefault("extra", Map.of())))
                         .setInternalInfo(toJson((Map<String, Object>) p.getOrDefault("internal_info", Map.of())))
                         .setCreatedAt(Instant.parse((String) p.get("created_at")))

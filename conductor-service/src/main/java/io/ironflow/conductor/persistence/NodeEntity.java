@@ -88,6 +88,9 @@ public class NodeEntity extends PanacheEntityBase {
     /** The node's ports by uuid, as the ports table holds them (V22): the snapshot's copy. */
     @JdbcTypeCode(SqlTypes.JSON)
     public Map<String, Object> ports = new HashMap<>();
+    /** The node's portgroups by uuid, as the portgroups table holds them (V27): the snapshot's copy. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    public Map<String, Object> portgroups = new HashMap<>();
 
     public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
         NodeEntity entity = new NodeEntity();

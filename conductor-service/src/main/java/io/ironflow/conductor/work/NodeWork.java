@@ -7,6 +7,7 @@ import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.ProvisionStateMachine;
 import io.ironflow.conductor.domain.hardware.AgentCleanSteps;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
+import io.ironflow.conductor.domain.hardware.FakeInventory;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
 import io.ironflow.conductor.domain.hardware.PlannedStep;
@@ -21,7 +22,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -67,8 +70,21 @@ public class NodeWork {
         if (operation == Operation.CLEAN_NODE) {
             prepareCleaning(node, requestedCleanSteps);
         } else {
-            WorkPlan.start(node, operation.steps().stream().map(PlannedStep::operation).toList());
+            WorkPlan.start(node, operation.steps().stream().map(key -> PlannedStep.operation(key, arguments(key, node))).toList());
         }
+    }
+
+    /** Inspection looks at the machine the node describes now: its properties, ports, boot mode and BMC. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> arguments(String step, NodeEntity node) {
+        if (!step.equals(HardwareDriver.INSPECT)) {
+            return Map.of();
+        }
+        List<Map<String, Object>> ports = node.ports.values().stream().map(p -> (Map<String, Object>) p)
+                .sorted(Comparator.comparing((Map<String, Object> p) -> String.valueOf(p.get("created_at")))
+                        .thenComparing(p -> String.valueOf(p.get("uuid"))))
+                .toList();
+        return FakeInventory.facts(node.uuid, node.properties, ports, node.bootMode, node.driverInfo);
     }
 
     private void prepareCleaning(NodeEntity node, String requestedCleanSteps) {

@@ -115,6 +115,25 @@ class PortsTest {
     }
 
     @Test
+    void inspectionFindsOneInterfacePerPort() throws Exception {
+        String node = conductor.create(Map.of());
+        String first = randomMac();
+        String second = randomMac();
+        create(node, UUID.randomUUID().toString(), first);
+        conductor.send(node, CreatePort.newBuilder().setPortUuid(UUID.randomUUID().toString()).setAddress(second)
+                .setPxeEnabled(false).build());
+        conductor.drive(node, "manage", "manageable");
+        conductor.drive(node, "inspect", "manageable");
+        String inventory = "driver_internal_info->'fake_hardware'->'inventory'";
+        // Creation order; two ports made in the same millisecond go by uuid.
+        assertEquals(java.util.Set.of(first, second), java.util.Set.of(
+                conductor.column(node, inventory + "->'interfaces'->0->>'mac_address'"),
+                conductor.column(node, inventory + "->'interfaces'->1->>'mac_address'")));
+        assertEquals(first, conductor.column(node, inventory + "->'boot'->>'pxe_interface'"), "the pxe-enabled port");
+        assertEquals("2", conductor.column(node, "jsonb_array_length(driver_internal_info->'fake_hardware'->'plugin_data'->'macs')"));
+    }
+
+    @Test
     void deletingTheNodeDeletesItsPorts() throws Exception {
         String node = conductor.create(Map.of());
         String port = UUID.randomUUID().toString();
@@ -131,7 +150,7 @@ class PortsTest {
         return conductor.send(node, AttachVif.newBuilder().setVifId(vif).build());
     }
 
-    private static String randomMac() {
+    static String randomMac() {
         String hex = UUID.randomUUID().toString().replace("-", "");
         return String.join(":", hex.substring(0, 2), hex.substring(2, 4), hex.substring(4, 6), hex.substring(6, 8),
                 hex.substring(8, 10), hex.substring(10, 12));

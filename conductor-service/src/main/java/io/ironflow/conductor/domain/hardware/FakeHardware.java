@@ -235,7 +235,7 @@ public final class FakeHardware implements HardwareDriver {
                 hw.power(POWER_OFF, POWER_OFF);
                 hw.tornDown();
             }
-            case INSPECT -> hw.markInspected();
+            case INSPECT -> hw.inspected(FakeInventory.inventory(args), FakeInventory.pluginData(args));
             case RESCUE -> hw.rescued(true);
             case UNRESCUE -> hw.rescued(false);
             case VERIFY -> {

@@ -28,6 +28,9 @@ public final class FakeHardwareRecord {
     private final List<String> deployedImages = new ArrayList<>();
     private int tearDowns;
     private boolean inspected;
+    /** What the last inspection found (ironic-python-agent's format), and the inspector's plugin data; null before. */
+    private Map<String, Object> inventory;
+    private Map<String, Object> pluginData;
     private boolean rescued;
     private final List<String> stepHistory = new ArrayList<>();
 
@@ -51,6 +54,8 @@ public final class FakeHardwareRecord {
         r.deployedImages.addAll(strings(json.get("deployed_images")));
         r.tearDowns = json.get("tear_downs") instanceof Number n ? n.intValue() : 0;
         r.inspected = Boolean.TRUE.equals(json.get("inspected"));
+        r.inventory = json.get("inventory") == null ? null : new LinkedHashMap<>(map(json.get("inventory")));
+        r.pluginData = json.get("plugin_data") == null ? null : new LinkedHashMap<>(map(json.get("plugin_data")));
         r.rescued = Boolean.TRUE.equals(json.get("rescued"));
         r.stepHistory.addAll(strings(json.get("step_history")));
         return r;
@@ -79,6 +84,8 @@ public final class FakeHardwareRecord {
         json.put("deployed_images", new ArrayList<>(deployedImages));
         json.put("tear_downs", tearDowns);
         json.put("inspected", inspected);
+        json.put("inventory", inventory == null ? null : new LinkedHashMap<>(inventory));
+        json.put("plugin_data", pluginData == null ? null : new LinkedHashMap<>(pluginData));
         json.put("rescued", rescued);
         json.put("step_history", new ArrayList<>(stepHistory));
         return json;
@@ -131,8 +138,10 @@ public final class FakeHardwareRecord {
         tearDowns++;
     }
 
-    void markInspected() {
+    void inspected(Map<String, Object> foundInventory, Map<String, Object> foundPluginData) {
         inspected = true;
+        inventory = new LinkedHashMap<>(foundInventory);
+        pluginData = new LinkedHashMap<>(foundPluginData);
     }
 
     void rescued(boolean value) {
@@ -214,6 +223,16 @@ public final class FakeHardwareRecord {
 
     public boolean inspected() {
         return inspected;
+    }
+
+    /** The inventory the last inspection recorded, or null when the node was never inspected. */
+    public Map<String, Object> inventory() {
+        return inventory == null ? null : new LinkedHashMap<>(inventory);
+    }
+
+    /** The plugin data the last inspection recorded, or null when the node was never inspected. */
+    public Map<String, Object> pluginData() {
+        return pluginData == null ? null : new LinkedHashMap<>(pluginData);
     }
 
     public boolean rescued() {

@@ -467,8 +467,26 @@ class OpenstackCliTest {
     @Test
     @Order(45)
     void inspectWaitsForManageable() throws Exception {
+        Run never = cli("baremetal", "node", "show", "n3", "-f", "json").ok();
+        HttpResponse<String> before = getAtLatest("/v1/nodes/n3/inventory");
+        assertEquals(404, before.statusCode(), before.body());
+        assertTrue(before.body().contains("Node inventory record for node " + never.json().get("uuid").asText()
+                + " could not be found."), before.body());
         cli("baremetal", "node", "inspect", "n3", "--wait", "60").ok();
         assertStable("n3", "manageable");
+
+        // What inspection found. Debian's client (python-ironicclient 5.0.1, API 1.78) has no `node inventory save`:
+        // read it at 1.81 as that command does.
+        HttpResponse<String> response = getAtLatest("/v1/nodes/n3/inventory");
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode body = JSON.readTree(response.body());
+        JsonNode inventory = body.get("inventory");
+        for (String part : List.of("cpu", "memory", "disks", "interfaces", "system_vendor", "boot", "bmc_address")) {
+            assertTrue(inventory.has(part), part + " missing: " + inventory);
+        }
+        assertTrue(inventory.get("cpu").get("count").asInt() >= 1, inventory.toString());
+        assertTrue(body.get("plugin_data").has("macs"), body.toString());
+        assertEquals(response.body(), getAtLatest("/v1/nodes/n3/inventory").body(), "the same machine every read");
     }
 
     @Test
@@ -603,6 +621,71 @@ class OpenstackCliTest {
         cli("baremetal", "node", "vif", "detach", "n2", "vif-a").ok();
         vifs = cli("baremetal", "node", "vif", "list", "n2", "-f", "json").ok().json();
         assertEquals(Set.of("vif-b"), column(vifs, "ID"), vifs.toString());
+    }
+
+    @Test
+    @Order(58)
+    void portgroupsAreCreatedListedShownAndKeptWhileTheyHavePorts() throws Exception {
+        String n2 = show("n2").get("uuid").asText();
+        JsonNode group = cli("baremetal", "port", "group", "create", "--node", n2, "--name", "bond0", "--address",
+                "52:54:00:12:34:60", "--mode", "802.3ad", "--property", "miimon=100", "-f", "json").ok().json();
+        assertEquals("bond0", group.get("name").asText(), group.toString());
+        assertEquals("802.3ad", group.get("mode").asText(), group.toString());
+        assertEquals("100", group.get("properties").get("miimon").asText(), group.toString());
+        String uuid = group.get("uuid").asText();
+        JsonNode rows = cli("baremetal", "port", "group", "list", "-f", "json").ok().json();
+        assertEquals(Set.of("bond0"), column(rows, "Name"), rows.toString());
+        JsonNode shown = cli("baremetal", "port", "group", "show", "bond0", "-f", "json").ok().json();
+        assertEquals(uuid, shown.get("uuid").asText(), shown.toString());
+        assertEquals(n2, shown.get("node_uuid").asText(), shown.toString());
+        Run taken = cli("baremetal", "port", "group", "create", "--node", n2, "--name", "bond0").failed();
+        assertTrue(taken.message().contains("A portgroup with name bond0 already exists. (HTTP 409)"), taken::toString);
+
+        JsonNode member = cli("baremetal", "port", "create", "52:54:00:12:34:58", "--node", n2, "--port-group", uuid,
+                "-f", "json").ok().json();
+        assertEquals(uuid, member.get("portgroup_uuid").asText(), member.toString());
+        JsonNode ports = cli("baremetal", "port", "list", "--port-group", uuid, "-f", "json").ok().json();
+        assertEquals(Set.of("52:54:00:12:34:58"), column(ports, "Address"), ports.toString());
+        Run notEmpty = cli("baremetal", "port", "group", "delete", "bond0").failed();
+        assertTrue(notEmpty.message().contains("contains ports"), notEmpty::toString);
+
+        cli("baremetal", "port", "delete", member.get("uuid").asText()).ok();
+        cli("baremetal", "port", "group", "delete", "bond0").ok();
+        assertEquals(0, cli("baremetal", "port", "group", "list", "-f", "json").ok().json().size());
+    }
+
+    /**
+     * gophercloud, as Metal3's baremetal-operator uses it: Debian's golang-github-gophercloud-gophercloud-dev (0.12.0)
+     * built offline in GOPATH mode. Runs when Go and that package are installed (.ci/run installs both).
+     */
+    @Test
+    @Order(59)
+    void gophercloudEnrollsCreatesPortsAndManagesAsMetal3Does() throws Exception {
+        Path go = Path.of("/usr/bin/go");
+        Path gophercloud = Path.of("/usr/share/gocode/src/github.com/gophercloud/gophercloud");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(go) && Files.isDirectory(gophercloud),
+                "Go and Debian's golang-github-gophercloud-gophercloud-dev are not installed");
+        Path program = Path.of("src", "test", "go", "metal3calls", "main.go").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(go.toString(), "run", program.toString(), stack.api() + "/v1", "metal3-node");
+        builder.environment().put("GO111MODULE", "off");
+        builder.environment().put("GOPATH", "/usr/share/gocode");
+        builder.environment().put("GOFLAGS", "");
+        builder.environment().put("GOPROXY", "off");
+        builder.environment().put("GOCACHE", Files.createDirectories(dataDir.resolve("go-cache")).toString());
+        builder.environment().put("HOME", dataDir.toString());
+        Process process = builder.start();
+        CompletableFuture<String> stdout = drain(process.getInputStream());
+        CompletableFuture<String> stderr = drain(process.getErrorStream());
+        if (!process.waitFor(300, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            fail("go run did not finish within 300 s: " + stdout.getNow("") + stderr.getNow(""));
+        }
+        String out = stdout.get(10, TimeUnit.SECONDS);
+        String err = stderr.get(10, TimeUnit.SECONDS);
+        assertEquals(0, process.exitValue(), out + "\n" + err);
+        assertTrue(out.contains("port list: 2") && out.contains("manage: manageable") && out.strip().endsWith("ok"), out);
+        assertEquals(1, cli("baremetal", "node", "show", "metal3-node").failed().exitCode(), "deleted at the end");
     }
 
     // ---------------------------------------------------------------- drivers
@@ -757,6 +840,13 @@ class OpenstackCliTest {
             Thread.sleep(200);
         }
         return node;
+    }
+
+    /** A GET at the server's maximum version, as a client newer than this CLI sends it. */
+    private HttpResponse<String> getAtLatest(String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + path))
+                .header("X-OpenStack-Ironic-API-Version", "latest").timeout(COMMAND).GET().build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     /** A PUT at the server's maximum version, as a client newer than this CLI sends it. */
