@@ -1,7 +1,9 @@
 // Command metal3calls drives an Ironic endpoint with gophercloud's bare metal client (Debian's
 // golang-github-gophercloud-gophercloud-dev) the way Metal3's baremetal-operator does: enroll a node, create a port for
 // each of its MAC addresses after looking the address up, read the node back, patch it, take it to manageable and
-// wait, then delete the ports and the node. It prints one line per step and exits non-zero on the first failure.
+// wait, read its BIOS settings, then delete the ports and the node. It prints one line per step and exits non-zero on
+// the first failure. Debian's gophercloud (0.12) predates the typed BIOS call, so that read goes through the same
+// gophercloud ServiceClient (its microversion header, its error handling) that the typed calls use.
 // Build in GOPATH mode against the Debian sources: GO111MODULE=off GOPATH=/usr/share/gocode go run main.go <endpoint>.
 package main
 
@@ -83,6 +85,23 @@ func main() {
 		time.Sleep(500 * time.Millisecond)
 	}
 	step("manage", node.ProvisionState)
+
+	var bios map[string][]struct {
+		Name  string      `json:"name"`
+		Value interface{} `json:"value"`
+	}
+	_, err = client.Get(client.ServiceURL("nodes", node.UUID, "bios"), &bios, &gophercloud.RequestOpts{OkCodes: []int{200}})
+	check("bios setting list", err)
+	settings, ok := bios["bios"]
+	if !ok {
+		fail(fmt.Sprintf("bios setting list answered %v", bios))
+	}
+	for _, setting := range settings {
+		if setting.Name == "" {
+			fail(fmt.Sprintf("bios setting without a name: %+v", setting))
+		}
+	}
+	step("bios setting list", fmt.Sprint(len(settings)))
 
 	for _, uuid := range created {
 		check("port delete", ports.Delete(client, uuid).ExtractErr())
