@@ -2,13 +2,13 @@ package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
-import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Path;
@@ -55,11 +55,17 @@ public class IntentAuthorization {
         if (!NodeNames.isUuid(intent.getNodeUuid())) {
             return Uni.createFrom().voidItem(); // no such node: the command answers 404 itself
         }
-        return NodeEntity.<NodeEntity>findById(UUID.fromString(intent.getNodeUuid())).map(node -> {
-            if (node == null) {
+        // The owner and lessee are read with the row lock the command takes next, and not as an entity: a node
+        // loaded here unlocked would stay in the session, and the command's locked load would then work on that
+        // stale copy and write it back over a change committed in between (an allocation result, a call-back).
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "SELECT CAST(owner AS text), CAST(lessee AS text) FROM nodes WHERE uuid = ?1 FOR UPDATE", Object[].class)
+                .setParameter(1, UUID.fromString(intent.getNodeUuid())).getResultList()).map(rows -> {
+            if (rows.isEmpty()) {
                 return null;
             }
-            switch (policy.decide(rules, who, new NodeOwnership(node.owner, node.lessee))) {
+            Object[] row = rows.get(0);
+            switch (policy.decide(rules, who, new NodeOwnership((String) row[0], (String) row[1]))) {
                 case NOT_FOUND -> throw Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found.");
                 case FORBIDDEN -> throw forbidden(rules);
                 default -> {

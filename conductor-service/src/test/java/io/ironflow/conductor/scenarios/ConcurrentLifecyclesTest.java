@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -11,10 +12,14 @@ import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +52,30 @@ class ConcurrentLifecyclesTest {
             }
             assertEquals("0", conductor.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                     + " AND state LIKE 'idle in transaction%'"), "no transaction is left open");
+        }
+    }
+
+    /**
+     * A change committed while an intent waits for the node's row lock is not written over: the intent works on
+     * the node as it is once it holds the lock (its access check once loaded the node unlocked first, and the
+     * command then saved that stale copy over an allocation result that had just moved the node on).
+     */
+    @Test
+    void anIntentWaitingForTheRowWorksOnTheNodeAsCommittedBeforeIt() throws Exception {
+        try (Conductor conductor = Conductor.connect();
+                var other = DriverManager.getConnection(ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class),
+                        "ironflow", "ironflow")) {
+            String uuid = conductor.create(Map.of());
+            other.setAutoCommit(false);
+            other.createStatement().execute("UPDATE nodes SET extra = '{\"written\": \"meanwhile\"}' WHERE uuid = '" + uuid + "'");
+            CompletableFuture<IntentResult> patch = CompletableFuture.supplyAsync(
+                    () -> conductor.patch(uuid, "[{\"op\": \"add\", \"path\": \"/description\", \"value\": \"patched\"}]"));
+            await().atMost(Conductor.WAIT).until(() -> Integer.parseInt(conductor.query("SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) > 0);
+            other.commit();
+            assertEquals(200, patch.get(Conductor.WAIT.toSeconds(), TimeUnit.SECONDS).getCode());
+            assertEquals("patched", conductor.column(uuid, "description"));
+            assertEquals("meanwhile", conductor.column(uuid, "extra ->> 'written'"), "the change committed meanwhile is kept");
         }
     }
 
