@@ -8,6 +8,18 @@ package io.ironflow.conductor.domain;
  */
 public record HistoryEntry(String severity, String eventType, String event) {
 
+    /**
+     * The entry for an event that moved no provision state but says what happened ({@code detail}: a power state
+     * corrected by the power sync), as Ironic records its power sync in node history: event type
+     * {@code monitoring}, ERROR when the sync gave up (the node went to maintenance), INFO otherwise.
+     */
+    public static HistoryEntry of(String from, String event, String to, String intentId, String detail) {
+        if (detail == null) {
+            return of(from, event, to, intentId);
+        }
+        return new HistoryEntry(event.endsWith("failed") ? "ERROR" : "INFO", "monitoring", detail);
+    }
+
     /** The entry for the transition {@code from --event--> to} (from null: created; to null: deleted). */
     public static HistoryEntry of(String from, String event, String to, String intentId) {
         boolean failed = to != null && (to.endsWith(" failed") || to.equals("error"));

@@ -23,6 +23,7 @@ import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.AttachVif;
 import io.ironflow.conductor.work.OneViewPower;
+import io.ironflow.conductor.work.OneViewPowerSync;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.ObserveServerHardware;
 import io.ironflow.events.ChangeTraits;
@@ -80,12 +81,15 @@ public class NodeCommands {
     private final NodeWork work;
 
     private final Duration oneViewPowerTimeout;
+    private final OneViewPowerSync powerSync;
 
     NodeCommands(ConductorIdentity conductor, NodeWork work,
-            @ConfigProperty(name = "ironflow.conductor.oneview-power-timeout", defaultValue = "120s") Duration oneViewPowerTimeout) {
+            @ConfigProperty(name = "ironflow.conductor.oneview-power-timeout", defaultValue = "120s") Duration oneViewPowerTimeout,
+            OneViewPowerSync powerSync) {
         this.conductor = conductor;
         this.work = work;
         this.oneViewPowerTimeout = oneViewPowerTimeout;
+        this.powerSync = powerSync;
     }
 
     Uni<Outcome> apply(NodeIntent intent) {
@@ -241,7 +245,8 @@ public class NodeCommands {
     }
 
     /**
-     * The oneview-allocator's observation of a oneview node's hardware: a fact kept for validation. It needs no
+     * The oneview-allocator's observation of a oneview node's hardware: a fact kept for validation, and the power
+     * the node's power_state is synced with ({@link OneViewPowerSync}). It needs no
      * reservation (the row lock orders it with every other writer) so a node at work still learns it; a node
      * of another driver, or an observation of other hardware than the node's, is refused and changes nothing.
      */
@@ -255,6 +260,7 @@ public class NodeCommands {
         OneViewHardware.observe(node.driverInternalInfo, observed.getServerHardwareUri(), observed.getServerProfileUri(),
                 observed.getServerProfileName(), observed.getObservedAt());
         change.touched();
+        powerSync.reconcile(change, observed.getPowerState()); // OneView is the power truth of a oneview node
         return change.announce().replaceWith(() -> Outcome.done(200, node));
     }
 

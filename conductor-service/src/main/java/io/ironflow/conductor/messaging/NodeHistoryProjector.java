@@ -62,7 +62,8 @@ public class NodeHistoryProjector {
     }
 
     private Uni<Void> record(NodeEvent event) {
-        HistoryEntry entry = HistoryEntry.of(event.getFromState(), event.getEvent(), event.getToState(), event.getIntentId());
+        HistoryEntry entry = HistoryEntry.of(event.getFromState(), event.getEvent(), event.getToState(), event.getIntentId(),
+                event.getDetail());
         Object[] values = {UUID.fromString(event.getEventId()), UUID.fromString(event.getNodeUuid()),
             event.getOccurredAt().atOffset(ZoneOffset.UTC), entry.severity(), entry.eventType(), entry.event(),
             event.getConductor(), event.getRequester(), event.getIntentId(), event.getFromState(), event.getToState(),

@@ -41,8 +41,8 @@ public class AllocationResults {
                     .flatMap(claimed -> !claimed ? Uni.createFrom().<Long>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
                             .flatMap(node -> {
                                 NodeChange change = new NodeChange(node, null, conductor.name());
-                                OneViewPower.resume(change, result);
-                                return change.announce().replaceWith((Long) null);
+                                OneViewPower.resume(change, result, work);
+                                return change.announce().replaceWith(WorkPlan.dueAt(node));
                             })));
         }
         return Panache.withTransaction(() -> claim(uuid, result.getRequestId())
@@ -95,6 +95,9 @@ public class AllocationResults {
         } else {
             node.driverInternalInfo.put(OneViewAllocations.HELD, "released");
             node.driverInfo.remove(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
+        }
+        if (result.getPowerState() != null) { // OneView's power as the allocation left it (a removal powers off)
+            node.powerState = result.getPowerState();
         }
         // The allocator has just seen the hardware: the fact validation judges follows the profile it applied or removed.
         if (node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI) instanceof String hardware) {

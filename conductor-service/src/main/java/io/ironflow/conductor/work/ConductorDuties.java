@@ -185,7 +185,7 @@ public class ConductorDuties {
                         .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
                                 .flatMap(node -> {
                                     NodeChange change = new NodeChange(node, null, conductor.name());
-                                    OneViewPower.expire(change);
+                                    OneViewPower.expire(change, work);
                                     return change.announce();
                                 })))))
                 .invoke(relay::wakeUp);

@@ -63,13 +63,28 @@ public final class NodeChange {
         return to;
     }
 
+    /**
+     * Records something the conductor noticed that moves no provision state (a power state corrected by the power
+     * sync): an event from and to the node's state, with {@code detail} saying what happened.
+     */
+    public void noticed(String event, String detail) {
+        Instant now = now();
+        events.add(NodeEvent.newBuilder(event(node.provisionState, event, node.provisionState, now)).setDetail(detail).build());
+        changed = true;
+    }
+
     /** Records the node's enrollment: its first event has no state before it. */
     public void enrolled() {
         record(null, "create", node.provisionState, node.createdAt);
     }
 
     private void record(String from, String event, String to, Instant at) {
-        events.add(NodeEvent.newBuilder()
+        events.add(event(from, event, to, at));
+        changed = true;
+    }
+
+    private NodeEvent event(String from, String event, String to, Instant at) {
+        return NodeEvent.newBuilder()
                 .setEventId(UUID.randomUUID().toString())
                 .setNodeUuid(node.uuid.toString())
                 .setFromState(from)
@@ -79,8 +94,7 @@ public final class NodeChange {
                 .setRequester(requester)
                 .setConductor(conductor)
                 .setOccurredAt(at)
-                .build());
-        changed = true;
+                .build();
     }
 
     /**

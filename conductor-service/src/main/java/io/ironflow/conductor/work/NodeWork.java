@@ -48,15 +48,18 @@ public class NodeWork {
     private final Vertx vertx;
     private final boolean automatedCleanDefault;
     private final Duration waitTimeout;
+    private final Duration oneViewPowerTimeout;
 
     NodeWork(ConductorIdentity conductor, OutboxRelay relay, Vertx vertx,
             @ConfigProperty(name = "ironflow.conductor.automated-clean", defaultValue = "true") boolean automatedClean,
-            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout) {
+            @ConfigProperty(name = "ironflow.conductor.wait-timeout") Duration waitTimeout,
+            @ConfigProperty(name = "ironflow.conductor.oneview-power-timeout", defaultValue = "120s") Duration oneViewPowerTimeout) {
         this.conductor = conductor;
         this.relay = relay;
         this.vertx = vertx;
         this.automatedCleanDefault = automatedClean;
         this.waitTimeout = waitTimeout;
+        this.oneViewPowerTimeout = oneViewPowerTimeout;
     }
 
     /**
@@ -163,6 +166,12 @@ public class NodeWork {
                 WorkPlan.start(node, plan.steps());
                 node.driverInternalInfo.put(WorkPlan.MANUAL_CLEAN, true);
             }
+            if (node.driverInternalInfo.get(OneViewPower.OWED) instanceof String owed && operation.waiting().isPresent()) {
+                // A tear-down's power change, owed to the cleaning after it: through OneView, before anything else.
+                node.driverInternalInfo.remove(OneViewPower.OWED);
+                OneViewPower.duringOperation(change, operation.waiting().get(), owed, oneViewPowerTimeout);
+                return;
+            }
             if (OneViewAllocations.mustApply(node, state)) { // prepare / prepare_cleaning: a profile first
                 OneViewAllocations.request(change, AllocationAction.APPLY, waitTimeout);
                 return;
@@ -196,19 +205,37 @@ public class NodeWork {
         }
     }
 
-    /** Runs one step on the hardware; false when it failed (and failed the node). */
+    /**
+     * Runs one step on the hardware; false when the node is not to be driven further now: the step failed (and
+     * failed the node), or it changed the power of a node whose power is OneView's, which now waits for OneView.
+     */
     private boolean runStep(NodeChange change, HardwareDriver driver, PlannedStep step) {
         NodeEntity node = change.node();
         FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
+        int powerChanges = hardware.powerHistory().size();
         StepResult result = driver.run(step, node.driverInfo, node.properties, hardware);
         node.driverInternalInfo.put(FakeHardwareRecord.KEY, hardware.toJson());
-        node.powerState = hardware.powerState() == null ? node.powerState : hardware.powerState();
+        List<String> targets = hardware.powerHistory();
+        String powerTarget = targets.size() > powerChanges ? targets.get(targets.size() - 1) : null;
+        boolean oneView = OneViewPower.applies(node);
+        if (!oneView) {
+            node.powerState = hardware.powerState() == null ? node.powerState : hardware.powerState();
+        }
         change.touched();
         if (result instanceof StepResult.Failed failed) {
             fail(change, "Step " + step.key() + " failed on node " + node.uuid + ": " + failed.error());
             return false;
         }
         WorkPlan.advance(node);
+        if (oneView && powerTarget != null) { // the power is OneView's: ask it, as Ironic's OneView power interface
+            Operation operation = Operation.of(change.state()).orElseThrow();
+            if (operation.waiting().isEmpty()) {
+                node.driverInternalInfo.put(OneViewPower.OWED, powerTarget);
+                return true;
+            }
+            OneViewPower.duringOperation(change, operation.waiting().get(), powerTarget, oneViewPowerTimeout);
+            return false;
+        }
         return true;
     }
 
@@ -228,6 +255,7 @@ public class NodeWork {
         NodeEntity node = change.node();
         node.lastError = error;
         WorkPlan.clear(node);
+        node.driverInternalInfo.remove(OneViewPower.OWED);
         node.reservation = null;
         change.fire(ProvisionEvent.FAIL);
     }
@@ -248,13 +276,23 @@ public class NodeWork {
 
     private void resume(NodeChange change) {
         NodeEntity node = change.node();
-        Operation operation = Operation.of(change.state()).orElseThrow();
         HardwareDriver driver = Drivers.get(node.driver);
         node.driverInternalInfo.remove(WorkPlan.STEP_DUE_AT);
         PlannedStep step = WorkPlan.current(node);
         if (step != null && !runStep(change, driver, step)) {
             return;
         }
+        carryOn(change, step);
+    }
+
+    /** What a parked node waited for is done (a step, OneView's power change): the operation goes on. */
+    void carryOn(NodeChange change) {
+        carryOn(change, null);
+    }
+
+    private void carryOn(NodeChange change, PlannedStep step) {
+        NodeEntity node = change.node();
+        Operation operation = Operation.of(change.state()).orElseThrow();
         if (WorkPlan.flag(node, WorkPlan.ABORT_AFTER)) {
             // An abort asked for during a step that could not be interrupted takes effect now it is over.
             String error = "By request, the clean operation was aborted for node " + node.uuid + " after step "

@@ -1,6 +1,9 @@
 package io.ironflow.conductor.work;
 
 import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.Operation;
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.messaging.Outbox;
@@ -24,10 +27,17 @@ import java.util.UUID;
  * {@code power_state}, or fails the change with OneView's message in {@code last_error}, as Ironic words power
  * failures; a request unanswered by its deadline fails the same way ({@link ConductorDuties}). A newer power
  * request replaces a pending one: the older answer then changes nothing.
+ * <p>
+ * The power changes an operation makes (deploy ends powered on, tear-down powers off, the power clean steps) go
+ * the same way for these nodes ({@link #duringOperation}): the node waits for the answer in the operation's wait
+ * state (deploy wait, clean wait), the answer resumes the operation, and a failure or the deadline fails it
+ * (deploy failed, clean failed) with OneView's message. An operation with no wait state (tear-down) owes its power
+ * change ({@value #OWED}) to the next one that has one (the cleaning that always follows it), which asks first.
  */
 public final class OneViewPower {
 
     static final String PENDING = "oneview_power";
+    static final String OWED = "oneview_power_owed";
 
     private OneViewPower() {
     }
@@ -47,6 +57,22 @@ public final class OneViewPower {
 
     /** Asks the allocator (published with this change); the node stays unreserved with its target set. */
     public static void request(NodeChange change, String target, Duration patience) {
+        send(change, target, patience, false);
+    }
+
+    /**
+     * An operation's power change: asks the allocator and parks the node, unreserved, in the operation's wait
+     * state until the answer ({@link #resume}) or the deadline ({@link #expire}).
+     */
+    static void duringOperation(NodeChange change, ProvisionState waitState, String target, Duration patience) {
+        send(change, target, patience, true);
+        change.node().reservation = null; // wait states hold no reservation
+        if (change.state() != waitState) {
+            change.fire(ProvisionEvent.WAIT);
+        }
+    }
+
+    private static void send(NodeChange change, String target, Duration patience, boolean operation) {
         NodeEntity node = change.node();
         String requestId = UUID.randomUUID().toString();
         Instant now = Instant.now();
@@ -55,6 +81,9 @@ public final class OneViewPower {
         pending.put("request_id", requestId);
         pending.put("target", target);
         pending.put("deadline", deadline.toEpochMilli());
+        if (operation) {
+            pending.put("operation", true);
+        }
         node.driverInternalInfo.put(PENDING, pending);
         node.targetPowerState = endState(target);
         Object hardware = node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI);
@@ -67,36 +96,67 @@ public final class OneViewPower {
                 .setServerHardwareUri(hardware instanceof String s ? s : null)
                 .setAppliedServerProfileUri(applied instanceof String s ? s : null)
                 .setPowerTarget(target)
+                .setPreAllocated(!OneViewHardware.dynamicAllocation(node.driverInfo))
                 .setRequestedAt(now)
                 .setDeadline(deadline)
                 .build()));
         change.touched();
     }
 
-    /** The allocator's answer for the pending request (the caller claimed the node for exactly that request). */
-    static void resume(NodeChange change, AllocationResult result) {
+    /**
+     * The allocator's answer for the pending request (the caller claimed the node for exactly that request); an
+     * operation waiting for it goes on, or fails with OneView's message.
+     */
+    static void resume(NodeChange change, AllocationResult result, NodeWork work) {
         NodeEntity node = change.node();
         String target = pendingTarget(node);
+        boolean operation = waitingOperation(change);
         node.driverInternalInfo.remove(PENDING);
         node.targetPowerState = null;
+        change.touched();
         if (result.getSuccess()) {
             node.powerState = endState(target);
+            node.driverInternalInfo.remove(OneViewPowerSync.MISMATCHES); // the hardware is where the record says
+            if (operation) {
+                work.carryOn(change);
+                return;
+            }
         } else {
-            node.lastError = failure(node, target, result.getErrorMessage() == null ? "OneView did not say why." : result.getErrorMessage());
+            String error = failure(node, target, result.getErrorMessage() == null ? "OneView did not say why." : result.getErrorMessage());
+            if (operation) {
+                if (result.getInUseByOneView()) { // for the allocator's clean-failed check, as an allocation's
+                    node.driverInternalInfo.put(OneViewAllocations.ERROR, OneViewAllocations.ALLOCATION_ERROR);
+                }
+                work.fail(change, error);
+                return;
+            }
+            node.lastError = error;
         }
         node.reservation = null;
-        change.touched();
     }
 
-    /** No answer came by the deadline: the change failed, and the node no longer waits for it. */
-    static void expire(NodeChange change) {
+    /** No answer came by the deadline: the change failed (and the operation waiting for it), the node no longer waits. */
+    static void expire(NodeChange change, NodeWork work) {
         NodeEntity node = change.node();
         String target = pendingTarget(node);
+        boolean operation = waitingOperation(change);
         node.driverInternalInfo.remove(PENDING);
         node.targetPowerState = null;
-        node.lastError = failure(node, target, "the oneview-allocator did not answer before the deadline.");
-        node.reservation = null;
         change.touched();
+        String error = failure(node, target, "the oneview-allocator did not answer before the deadline.");
+        if (operation) {
+            work.fail(change, error);
+            return;
+        }
+        node.lastError = error;
+        node.reservation = null;
+    }
+
+    /** The pending request is an operation's, and the node still waits for it in that operation's wait state. */
+    private static boolean waitingOperation(NodeChange change) {
+        ProvisionState state = change.state();
+        return change.node().driverInternalInfo.get(PENDING) instanceof Map<?, ?> pending && Boolean.TRUE.equals(pending.get("operation"))
+                && Operation.of(state).flatMap(Operation::waiting).filter(state::equals).isPresent();
     }
 
     private static String failure(NodeEntity node, String target, String why) {

@@ -83,10 +83,15 @@ class OneViewAllocationTest {
     }
 
     private void answer(AllocationRequest request, boolean success, String profile, String error, boolean inUseByOneView) {
+        answer(request, success, profile, error, inUseByOneView, null);
+    }
+
+    private void answer(AllocationRequest request, boolean success, String profile, String error, boolean inUseByOneView,
+            String powerState) {
         kafka.send(Topic.ALLOCATION_RESULTS.topicName(), request.getNodeUuid(), AllocationResult.newBuilder()
                 .setRequestId(request.getRequestId()).setNodeUuid(request.getNodeUuid()).setAction(request.getAction())
                 .setSuccess(success).setServerProfileUri(profile).setErrorMessage(error).setInUseByOneView(inUseByOneView)
-                .setCompletedAt(Instant.now()).build());
+                .setPowerState(powerState).setCompletedAt(Instant.now()).build());
     }
 
     @Test
@@ -111,9 +116,10 @@ class OneViewAllocationTest {
         assertEquals("[\"erase_devices_metadata\", \"erase_devices\"]",
                 conductor.column(node, "driver_internal_info->'fake_hardware'->'erase_history'"), "the clean steps ran with the profile");
         conductor.awaitState(node, "clean wait");
-        answer(remove, true, null, null, false);
+        answer(remove, true, null, null, false, "power off");
         conductor.awaitState(node, "available");
         assertNull(conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
+        assertEquals("power off", conductor.column(node, "power_state"), "the removal powered the hardware off, OneView says");
 
         assertEquals(202, conductor.provision(node, "active").getCode());
         AllocationRequest deploy = request(node, 3);
@@ -121,15 +127,69 @@ class OneViewAllocationTest {
         assertEquals(AllocationAction.APPLY, deploy.getAction());
         conductor.awaitState(node, "wait call-back");
         answer(deploy, true, "/rest/server-profiles/p2", null, false);
+        AllocationRequest powerOn = request(node, 4); // the deployed node is powered on, by OneView
+        assertEquals(AllocationAction.POWER, powerOn.getAction());
+        assertEquals("power on", powerOn.getPowerTarget());
+        answer(powerOn, true, null, null, false, "power on");
         conductor.awaitState(node, "active");
         assertEquals("/rest/server-profiles/p2", conductor.column(node, "driver_info->>'applied_server_profile_uri'"));
         assertEquals("/rest/server-profiles/p2", conductor.column(node,
                 "driver_internal_info->'oneview_server_hardware'->>'server_profile_uri'"), "the allocator's answer is an observation too");
         assertTrue(validate(node).path("power").path("result").asBoolean(), "Ironflow's own profile is no refusal");
 
-        List<String> path = conductor.events(node, 13).stream().map(NodeEvent::getToState).toList();
+        List<String> path = conductor.events(node, 15).stream().map(NodeEvent::getToState).toList();
         assertEquals(List.of("enroll", "verifying", "manageable", "cleaning", "clean wait", "cleaning", "clean wait", "cleaning",
-                "available", "deploying", "wait call-back", "deploying", "active"), path.subList(0, 13));
+                "available", "deploying", "wait call-back", "deploying", "wait call-back", "deploying", "active"), path.subList(0, 15));
+    }
+
+    @Test
+    void deployPowersOnAndTearDownPowersOffThroughOneViewAndAPowerFailureFailsTheOperation() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        conductor.drive(node, "manage", "manageable");
+        assertEquals(202, conductor.provision(node, "provide").getCode());
+        answer(request(node, 1), true, "/rest/server-profiles/p1", null, false);
+        answer(request(node, 2), true, null, null, false, "power off");
+        conductor.awaitState(node, "available");
+
+        assertEquals(202, conductor.provision(node, "active").getCode());
+        answer(request(node, 3), true, "/rest/server-profiles/p2", null, false);
+        AllocationRequest on = request(node, 4);
+        assertEquals(AllocationAction.POWER, on.getAction());
+        assertEquals("power on", on.getPowerTarget());
+        assertTrue(on.getDeadline().isAfter(Instant.now()));
+        conductor.awaitState(node, "wait call-back");
+        assertEquals("power on", conductor.column(node, "target_power_state"));
+        assertEquals("power off", conductor.column(node, "power_state"), "not on before OneView says so");
+        answer(on, true, null, null, false, "power on");
+        conductor.awaitState(node, "active");
+        assertEquals("power on", conductor.column(node, "power_state"));
+        assertNull(conductor.column(node, "target_power_state"));
+
+        // Undeploy: the tear-down's power off goes to OneView first thing in the cleaning after it (clean wait),
+        // then the profile is reused for cleaning and removed.
+        assertEquals(202, conductor.provision(node, "deleted").getCode());
+        AllocationRequest off = request(node, 5);
+        assertEquals(AllocationAction.POWER, off.getAction());
+        assertEquals("power off", off.getPowerTarget());
+        conductor.awaitState(node, "clean wait");
+        assertEquals("power on", conductor.column(node, "power_state"), "still on: OneView has not said otherwise");
+        answer(off, true, null, null, false, "power off");
+        AllocationRequest reuse = request(node, 6);
+        assertEquals(AllocationAction.APPLY, reuse.getAction());
+        assertEquals("power off", conductor.column(node, "power_state"));
+        answer(reuse, true, "/rest/server-profiles/p2", null, false);
+        answer(request(node, 7), true, null, null, false, "power off");
+        conductor.awaitState(node, "available");
+
+        // OneView fails the power on: deploy failed, with OneView's message in Ironic's words.
+        assertEquals(202, conductor.provision(node, "active").getCode());
+        answer(request(node, 8), true, "/rest/server-profiles/p3", null, false);
+        answer(request(node, 9), false, null, "OneView: The iLO does not respond.", false);
+        conductor.awaitState(node, "deploy failed");
+        assertEquals("Failed to change power state to 'power on' on node " + node + ": OneView: The iLO does not respond.",
+                conductor.column(node, "last_error"));
+        assertEquals("power off", conductor.column(node, "power_state"));
+        assertNull(conductor.column(node, "target_power_state"));
     }
 
     @Test
@@ -165,7 +225,12 @@ class OneViewAllocationTest {
 
     /** What the allocator reports, as the allocator: the service role (the rule is service-only). */
     private IntentResult observe(String node, String hardware, String profile, String name) {
-        NodeIntent intent = NodeIntent.newBuilder(Conductor.intent(node, new ObserveServerHardware(hardware, profile, name, Instant.now())))
+        return observe(node, hardware, profile, name, null);
+    }
+
+    private IntentResult observe(String node, String hardware, String profile, String name, String powerState) {
+        NodeIntent intent = NodeIntent.newBuilder(Conductor.intent(node,
+                        new ObserveServerHardware(hardware, profile, name, Instant.now(), powerState)))
                 .setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator"))).build();
         return conductor.sendAll(List.of(intent)).get(intent.getIntentId());
     }
@@ -175,7 +240,7 @@ class OneViewAllocationTest {
         String node = enroll(Map.of("server_hardware_uri", HARDWARE));
         assertTrue(validate(node).path("power").path("result").asBoolean(), "nothing observed yet: valid");
 
-        IntentResult byAnAdmin = conductor.send(node, new ObserveServerHardware(HARDWARE, "/rest/server-profiles/x", "x", Instant.now()));
+        IntentResult byAnAdmin = conductor.send(node, new ObserveServerHardware(HARDWARE, "/rest/server-profiles/x", "x", Instant.now(), null));
         assertEquals(403, byAnAdmin.getCode(), "only the allocator's service role records what OneView shows");
         IntentResult seen = observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
         assertEquals(200, seen.getCode(), seen.getErrorMessage());
@@ -253,6 +318,58 @@ class OneViewAllocationTest {
         answer(soft, true, null, null, false); // after the deadline: nothing waits for it
         conductor.events(node, 1);
         assertEquals("power on", conductor.column(node, "power_state"));
+    }
+
+    @Test
+    void oneViewIsThePowerTruthTheSyncPushesTheRecordedStateAndGivesUpIntoMaintenance() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        assertEquals(200, observe(node, HARDWARE, null, null, "power off").getCode());
+        assertNull(conductor.column(node, "power_state"), "enroll is not synced (Ironic's SYNC_EXCLUDED_STATES)");
+        conductor.drive(node, "manage", "manageable");
+        observe(node, HARDWARE, null, null, "power off");
+        assertEquals("power off", conductor.column(node, "power_state"), "no state recorded yet: OneView's is taken");
+
+        assertEquals(202, conductor.power(node, "power on").getCode());
+        answer(request(node, 1), true, null, null, false, "power on");
+        awaitColumn(node, "power_state", "power on");
+
+        // OneView says Off behind Ironflow's back: forced (Ironic's default), the recorded state goes to the hardware.
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            IntentResult seen = observe(node, HARDWARE, null, null, "power off");
+            assertEquals(200, seen.getCode(), seen.getErrorMessage());
+            assertEquals("power on", seen.getNode().getPowerState());
+            assertEquals("power on", seen.getNode().getTargetPowerState());
+            AllocationRequest forced = request(node, 1 + attempt);
+            assertEquals(AllocationAction.POWER, forced.getAction());
+            assertEquals("power on", forced.getPowerTarget());
+            assertEquals(200, observe(node, HARDWARE, null, null, "power off").getCode(), "a pending change is not synced");
+            answer(forced, false, null, "OneView: The iLO does not respond.", false);
+            awaitColumn(node, "target_power_state", null);
+        }
+        NodeEvent noticed = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), Conductor.WAIT, records -> records.stream()
+                        .anyMatch(r -> r.key().equals(node) && r.value().getDetail() != null))
+                .stream().filter(r -> r.key().equals(node)).map(ConsumerRecord::value).filter(e -> e.getDetail() != null)
+                .findFirst().orElseThrow();
+        assertEquals("power sync", noticed.getEvent());
+        assertEquals("manageable", noticed.getFromState());
+        assertEquals("manageable", noticed.getToState());
+        assertTrue(noticed.getDetail().contains("state 'power off' (OneView) does not match expected state. Changing hardware "
+                + "state to 'power on' (attempt 1 of 3)"), noticed.getDetail());
+
+        // The fourth mismatch in a row: OneView's state is taken and the node goes to maintenance, as Ironic.
+        observe(node, HARDWARE, null, null, "power off");
+        assertEquals("power off", conductor.column(node, "power_state"));
+        assertEquals("true", conductor.column(node, "maintenance::text"));
+        String reason = conductor.column(node, "maintenance_reason");
+        assertTrue(reason.startsWith("During sync_power_state, max retries exceeded for node " + node), reason);
+        assertEquals(reason, conductor.column(node, "last_error"));
+        org.awaitility.Awaitility.await().atMost(Conductor.WAIT).until(() -> "ERROR monitoring".equals(conductor.query(
+                "SELECT severity || ' ' || event_type FROM node_history WHERE node_uuid = '" + node + "' AND event = '"
+                        + reason.replace("'", "''") + "'")));
+        observe(node, HARDWARE, null, null, "power on");
+        assertEquals("power off", conductor.column(node, "power_state"), "a node in maintenance is not synced");
+        assertEquals(4, kafka.<AllocationRequest>readAll(Topic.ALLOCATION_REQUESTS.topicName(), Duration.ofSeconds(3)).stream()
+                .filter(r -> r.key().equals(node)).count(), "no power request after giving up");
     }
 
     private void awaitColumn(String node, String expression, String expected) {

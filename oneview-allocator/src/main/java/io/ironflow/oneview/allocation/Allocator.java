@@ -48,7 +48,7 @@ public class Allocator {
                         LOG.infof("node %s: adopting %s on %s, created by Ironflow for it but never recorded (a crash"
                                 + " between creating and answering)", node, profile, serverHardwareUri);
                     }
-                    return Allocation.applied(profile, profile.equals(applied));
+                    return Allocation.applied(profile, profile.equals(applied)).withPower(power(hardware));
                 default:
                     break;
             }
@@ -61,7 +61,7 @@ public class Allocator {
             }
             String name = (purpose == Purpose.DEPLOY ? "Ironflow Deploy [" : "Ironflow Cleaning [") + node + "]";
             return Allocation.applied(oneView.createProfileFromTemplate(templateUri, serverHardwareUri, name,
-                    ProfileMark.describe(node, requestId)), false);
+                    ProfileMark.describe(node, requestId)), false).withPower(power(hardware));
         } catch (OneViewFailure e) {
             boolean taken = "PROFILE_ALREADY_EXISTS_IN_SERVER".equals(e.errorCode());
             return Allocation.failed("OneView could not apply a server profile to " + serverHardwareUri + " for node " + node
@@ -82,12 +82,12 @@ public class Allocator {
                 case IRONFLOW:
                     oneView.powerOff(serverHardwareUri);
                     oneView.deleteProfile(profile);
-                    return Allocation.removed(true);
+                    return Allocation.removed(true).withPower(PowerStates.POWER_OFF);
                 case ONEVIEW:
                     LOG.warnf("node %s: %s carries %s, which is not Ironflow's; nothing removed", node, serverHardwareUri, profile);
-                    return Allocation.removed(false);
+                    return Allocation.removed(false).withPower(power(hardware));
                 default:
-                    return Allocation.removed(applied != null);
+                    return Allocation.removed(applied != null).withPower(power(hardware));
             }
         } catch (OneViewFailure e) {
             return Allocation.failed("OneView could not remove the server profile of node " + node + " from "
@@ -104,14 +104,16 @@ public class Allocator {
      * the hardware. Each task is followed until it ends or {@code deadline} passes; a failure carries OneView's
      * message.
      */
-    public Allocation power(String node, String serverHardwareUri, String applied, String target, java.time.Instant deadline) {
+    public Allocation power(String node, String serverHardwareUri, String applied, boolean preAllocated, String target,
+            java.time.Instant deadline) {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
         }
         try {
             JsonNode hardware = oneView.serverHardware(serverHardwareUri);
             String profile = text(hardware, "serverProfileUri");
-            if (judge(node, profile, applied) == Ownership.ONEVIEW) {
+            // Pre-allocation (deprecated): the profile on the hardware is the node's own by definition.
+            if (!preAllocated && judge(node, profile, applied) == Ownership.ONEVIEW) {
                 return Allocation.failed(inUseMessage(node, hardware, profile), true);
             }
             switch (target == null ? "" : target) {
@@ -127,7 +129,7 @@ public class Allocator {
                     return Allocation.failed("'" + target + "' is not a power target.", false);
                 }
             }
-            return new Allocation(true, null, null, false, Allocation.AppliedField.KEEP);
+            return new Allocation(true, null, null, false, Allocation.AppliedField.KEEP, PowerStates.endState(target));
         } catch (OneViewFailure e) {
             return Allocation.failed("OneView: " + e.getMessage(), false);
         } catch (OneViewUnavailable e) {
@@ -135,8 +137,11 @@ public class Allocator {
         }
     }
 
-    /** What the periodic pass sees of a node's hardware: the profile on it (null: free), its name, who holds it. */
-    public record Observation(String profileUri, String profileName, Ownership ownership) {
+    /**
+     * What the periodic pass sees of a node's hardware: the profile on it (null: free), its name, who holds it,
+     * and its power in Ironic's words ({@link PowerStates}; null when OneView does not say).
+     */
+    public record Observation(String profileUri, String profileName, Ownership ownership, String powerState) {
     }
 
     /**
@@ -144,16 +149,18 @@ public class Allocator {
      * profile last recorded) or its mark may make it Ironflow's.
      */
     public Observation observe(String node, String serverHardwareUri, String applied, String known) {
-        String profile = text(oneView.serverHardware(serverHardwareUri), "serverProfileUri");
+        JsonNode hardware = oneView.serverHardware(serverHardwareUri);
+        String profile = text(hardware, "serverProfileUri");
+        String power = PowerStates.ironic(text(hardware, "powerState"));
         Ownership rule = Ownership.of(profile, applied);
         if (profile == null || (rule == Ownership.IRONFLOW && profile.equals(known))) {
-            return new Observation(profile, null, rule);
+            return new Observation(profile, null, rule, power);
         }
         JsonNode sp = oneView.profile(profile);
         if (rule == Ownership.ONEVIEW && ProfileMark.isFor(text(sp, "description"), node)) {
             rule = Ownership.IRONFLOW;
         }
-        return new Observation(profile, text(sp, "name"), rule);
+        return new Observation(profile, text(sp, "name"), rule, power);
     }
 
     /** The spec's rule, except that a profile signed for this node ({@link ProfileMark}) is Ironflow's. */
@@ -174,6 +181,10 @@ public class Allocator {
         }
         return "Node " + node + " is in use by OneView: server hardware " + hardware.path("name").asText()
                 + " (" + hardware.path("uri").asText() + ") carries the server profile " + holder + ", not Ironflow's.";
+    }
+
+    private static String power(JsonNode hardware) {
+        return PowerStates.ironic(text(hardware, "powerState"));
     }
 
     private static String text(JsonNode node, String field) {

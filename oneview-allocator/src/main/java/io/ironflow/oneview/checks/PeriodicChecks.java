@@ -13,8 +13,10 @@ import org.jboss.logging.Logger;
  * Runs {@link CheckRules} over this instance's nodes every {@code ironflow.oneview.periodic-check-interval}
  * (the spec's {@code [oneview] periodic_check_interval}, 300 s; {@code IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL}
  * sets it). Each observable node's hardware is read once per run; when the profile on it is not the one the
- * node's snapshot last recorded, the observation is sent to the conductor ({@code ObserveServerHardware}), which
- * keeps it for validation (a node in use by OneView fails {@code validate}). Every action is an intent to the
+ * node's snapshot last recorded, or its power is not the power_state the snapshot reports, the observation is
+ * sent to the conductor ({@code ObserveServerHardware}), which keeps the profile for validation (a node in use by
+ * OneView fails {@code validate}) and syncs power_state with the power (Ironic's {@code _sync_power_states}), so
+ * what Ironflow reports converges to OneView within one interval. Every action is an intent to the
  * conductor. A OneView failure for one node is logged and the node skipped until the next run; a run never
  * overlaps the previous one.
  */
@@ -43,8 +45,9 @@ public class PeriodicChecks {
             try {
                 Allocator.Observation seen = allocator.observe(node.uuid(), node.serverHardwareUri(),
                         node.appliedServerProfileUri(), node.observedProfile());
-                if (!Objects.equals(seen.profileUri(), node.observedProfile())) {
-                    intents.observed(node.uuid(), node.serverHardwareUri(), seen.profileUri(), seen.profileName());
+                if (!Objects.equals(seen.profileUri(), node.observedProfile())
+                        || (seen.powerState() != null && !seen.powerState().equals(node.powerState()))) {
+                    intents.observed(node.uuid(), node.serverHardwareUri(), seen.profileUri(), seen.profileName(), seen.powerState());
                 }
                 List<CheckRules.Action> actions = CheckRules.decide(node, seen::ownership);
                 if (!actions.isEmpty()) {

@@ -69,14 +69,14 @@ public class AllocationRequestConsumer {
         if (request.getDeadline() != null && request.getDeadline().isBefore(Instant.now())) {
             outcome = new Allocation(false, null, "The allocation request " + request.getRequestId() + " for node " + node
                     + " arrived after its deadline " + request.getDeadline() + "; nothing was done.", false,
-                    Allocation.AppliedField.KEEP);
+                    Allocation.AppliedField.KEEP, null);
         } else if (request.getAction() == AllocationAction.APPLY) {
             outcome = allocator.apply(node, request.getRequestId(), request.getPurpose() == AllocationPurpose.DEPLOY ? Allocator.Purpose.DEPLOY
                     : Allocator.Purpose.CLEANING, request.getServerHardwareUri(), request.getServerProfileTemplateUri(),
                     request.getAppliedServerProfileUri());
         } else if (request.getAction() == AllocationAction.POWER) {
             outcome = allocator.power(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri(),
-                    request.getPowerTarget(), request.getDeadline());
+                    request.getPreAllocated(), request.getPowerTarget(), request.getDeadline());
         } else {
             outcome = allocator.remove(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri());
         }
@@ -101,6 +101,7 @@ public class AllocationRequestConsumer {
                 .setServerProfileUri(outcome.serverProfileUri())
                 .setErrorMessage(outcome.errorMessage())
                 .setInUseByOneView(outcome.inUseByOneView())
+                .setPowerState(outcome.powerState())
                 .setCompletedAt(Instant.now())
                 .build();
         results.sendMessage(Message.of(result).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))

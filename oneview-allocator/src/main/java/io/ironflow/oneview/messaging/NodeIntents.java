@@ -46,9 +46,9 @@ public class NodeIntents {
         send(node, new UpdateNode("[{\"op\":\"remove\",\"path\":\"" + APPLIED + "\"}]"));
     }
 
-    /** What OneView says of the node's hardware now, for the conductor's validation. */
-    public void observed(String node, String serverHardwareUri, String profileUri, String profileName) {
-        send(node, new ObserveServerHardware(serverHardwareUri, profileUri, profileName, Instant.now()));
+    /** What OneView says of the node's hardware now: its profile, for validation, and its power, for the power sync. */
+    public void observed(String node, String serverHardwareUri, String profileUri, String profileName, String powerState) {
+        send(node, new ObserveServerHardware(serverHardwareUri, profileUri, profileName, Instant.now(), powerState));
     }
 
     public void maintenance(String node, boolean on, String reason) {

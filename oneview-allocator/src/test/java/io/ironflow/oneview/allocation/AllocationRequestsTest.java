@@ -135,6 +135,7 @@ class AllocationRequestsTest {
         assertTrue(removed.getSuccess(), removed::toString);
         assertNull(get(hardware).getString("serverProfileUri"));
         assertEquals("Off", get(hardware).getString("powerState"));
+        assertEquals("power off", removed.getPowerState(), "the result says where the removal left the power");
         List<String> mutations = callsSince(before).stream()
                 .filter(c -> !c.get("method").equals("GET") && !c.get("path").equals("/rest/login-sessions")) // the test's own logins
                 .map(c -> c.get("method") + " " + c.get("path")).toList();
@@ -256,6 +257,7 @@ class AllocationRequestsTest {
         assertTrue(on.getSuccess(), on::toString);
         assertEquals(AllocationAction.POWER, on.getAction());
         assertEquals("On", get(hardware).getString("powerState"), "the task was followed to its end");
+        assertEquals("power on", on.getPowerState());
         List<String> puts = powerCalls(before);
         assertEquals(1, puts.size(), puts.toString());
         assertTrue(puts.get(0).startsWith(hardware + "/powerState") && puts.get(0).contains("MomentaryPress"), puts.toString());

@@ -14,7 +14,7 @@ class CheckRulesTest {
     private static final String IN_USE = CheckRules.IN_USE_BY_ONEVIEW;
 
     private static OneViewNode node(String state, boolean maintenance, String reason, boolean retired, String oneviewError) {
-        return new OneViewNode("n1", state, maintenance, reason, retired, null, SH, null, true, oneviewError, null);
+        return new OneViewNode("n1", state, maintenance, reason, retired, null, SH, null, true, oneviewError, null, null);
     }
 
     @Test
@@ -43,7 +43,7 @@ class CheckRulesTest {
                 "another clean failure, even with OneView holding the hardware now");
         // The fact, not last_error's wording, decides: a message that merely mentions OneView does not count.
         OneViewNode wordsOnly = new OneViewNode("n1", "clean failed", false, null, false,
-                "Node n1 is in use by OneView: server hardware x", SH, null, true, null, null);
+                "Node n1 is in use by OneView: server hardware x", SH, null, true, null, null, null);
         assertEquals(List.of(), CheckRules.decide(wordsOnly, () -> Ownership.ONEVIEW));
     }
 
@@ -57,15 +57,15 @@ class CheckRulesTest {
         }
         assertEquals(false, CheckRules.observable(node("available", false, null, true, null)), "retired");
         assertEquals(false, CheckRules.observable(new OneViewNode("n1", "available", false, null, false, null, SH, null, false,
-                null, null)), "pre-allocated");
+                null, null, null)), "pre-allocated");
     }
 
     @Test
     void retiredPreAllocatedAndUnboundNodesAreNeverTouched() {
         assertEquals(List.of(), CheckRules.decide(node("available", false, null, true, null), () -> fail("retired: not asked")));
-        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, SH, null, false, null, null),
+        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, SH, null, false, null, null, null),
                 () -> fail("pre-allocated: not asked")));
-        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, null, null, true, null, null),
+        assertEquals(List.of(), CheckRules.decide(new OneViewNode("n1", "available", false, null, false, null, null, null, true, null, null, null),
                 () -> fail("no hardware: not asked")));
         assertEquals(List.of(), CheckRules.decide(node("active", false, null, false, null), () -> fail("active: not asked")));
     }
