@@ -64,6 +64,17 @@ public class Allocator {
                     ProfileMark.describe(node, requestId)), false).withPower(power(hardware));
         } catch (OneViewFailure e) {
             boolean taken = "PROFILE_ALREADY_EXISTS_IN_SERVER".equals(e.errorCode());
+            if (taken) { // a OneView user won the race between our look and our POST: name the holder, as above
+                try {
+                    JsonNode hardware = oneView.serverHardware(serverHardwareUri);
+                    String holder = text(hardware, "serverProfileUri");
+                    if (holder != null) {
+                        return Allocation.failed(inUseMessage(node, hardware, holder), true);
+                    }
+                } catch (RuntimeException again) {
+                    // OneView's own message below says it already
+                }
+            }
             return Allocation.failed("OneView could not apply a server profile to " + serverHardwareUri + " for node " + node
                     + (taken ? " (in use by OneView)" : "") + ": " + e.getMessage(), taken);
         } catch (OneViewUnavailable e) {
