@@ -79,17 +79,53 @@ class OneViewStackTest {
         return response.body().isEmpty() ? null : JSON.readTree(response.body());
     }
 
+    /**
+     * A change through the API, which answers 503 when no conductor answered within its own wait (a loaded
+     * machine): the intent "stays queued and is applied when a conductor is available", so the caller waits for
+     * its effect instead of sending it again (a second create or verb would be a second intent). Null on 503.
+     */
+    private JsonNode change(String method, String url, Object body, int expected) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 503 && response.body().contains("stays queued")) {
+            return null;
+        }
+        assertEquals(expected, response.statusCode(), method + " " + url + ": " + response.body());
+        return response.body().isEmpty() ? null : JSON.readTree(response.body());
+    }
+
+    /** Enrolls a node; on a queued answer, waits (bounded) for the node to exist under its name. */
+    private String create(Map<String, Object> node) throws Exception {
+        JsonNode created = change("POST", stack.api() + "/v1/nodes", node, 201);
+        if (created != null) {
+            return created.get("uuid").asText();
+        }
+        String url = stack.api() + "/v1/nodes/" + node.get("name");
+        Instant deadline = Instant.now().plus(STATE);
+        while (true) {
+            HttpResponse<String> shown = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                    .header("X-OpenStack-Ironic-API-Version", "latest").build(), HttpResponse.BodyHandlers.ofString());
+            if (shown.statusCode() == 200) {
+                return JSON.readTree(shown.body()).get("uuid").asText();
+            }
+            assertTrue(Instant.now().isBefore(deadline), "the queued create of " + node.get("name") + " was never applied");
+            Thread.sleep(200);
+        }
+    }
+
     private String enroll(int bay) throws Exception {
-        String uuid = call("POST", stack.api() + "/v1/nodes", Map.of("driver", "oneview", "name", "ov-bay-" + bay,
+        String uuid = create(Map.of("driver", "oneview", "name", "ov-bay-" + bay,
                 "driver_info", Map.of("server_hardware_uri", bay(bay)),
-                "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)), 201).get("uuid").asText();
+                "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)));
         verb(uuid, "manage", "manageable");
         verb(uuid, "provide", "available");
         return uuid;
     }
 
     private void verb(String uuid, String target, String state) throws Exception {
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", target), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", target), 202);
         await(uuid, n -> n.get("provision_state").asText().equals(state), target + " -> " + state);
     }
 
@@ -142,16 +178,24 @@ class OneViewStackTest {
         verb(uuid, "active", "active");
         String applied = node(uuid).get("driver_info").get("applied_server_profile_uri").asText();
         assertEquals(applied, profileOn(1), "the deployed node's profile is Ironflow's");
+        assertEquals("power on", node(uuid).get("power_state").asText());
+        assertEquals("On", powerOf(1), "OneView powered the deployed server on: Ironflow's power state is OneView's");
         verb(uuid, "deleted", "available");
         assertNull(profileOn(1));
         assertFalse(node(uuid).get("driver_info").has("applied_server_profile_uri"));
+        assertEquals("power off", node(uuid).get("power_state").asText());
+        assertEquals("Off", powerOf(1));
         try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
+            // Deploy waits for the profile, then for OneView's power on; the cleaning after tear-down waits for
+            // OneView's power off, the profile (reused) and its removal.
             List<String> path = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), STATE,
-                            records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= 20)
-                    .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).map(NodeEvent::getToState).toList();
+                            records -> records.stream().filter(r -> r.key().equals(uuid) && r.value().getDetail() == null).count() >= 24)
+                    .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).filter(e -> e.getDetail() == null)
+                    .map(NodeEvent::getToState).toList();
             assertEquals(List.of("enroll", "verifying", "manageable", "cleaning", "clean wait", "cleaning", "clean wait",
-                    "cleaning", "available", "deploying", "wait call-back", "deploying", "active", "deleting", "cleaning",
-                    "clean wait", "cleaning", "clean wait", "cleaning", "available"), path.subList(0, 20));
+                    "cleaning", "available", "deploying", "wait call-back", "deploying", "wait call-back", "deploying", "active",
+                    "deleting", "cleaning", "clean wait", "cleaning", "clean wait", "cleaning", "clean wait", "cleaning",
+                    "available"), path.subList(0, 24));
         }
     }
 
@@ -181,14 +225,14 @@ class OneViewStackTest {
         // The race, made certain: OneView answers the allocator's look at the hardware 1.5 s late, and a OneView
         // user takes the hardware meanwhile (the node is already deploying, so no periodic check sees it).
         call("POST", simulator + "/admin/faults", Map.of("type", "latency", "millis", 1500, "method", "GET", "path", bay(3)), 201);
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
         oneViewUserTakes(3);
         JsonNode failed = await(uuid, n -> n.get("provision_state").asText().equals("deploy failed"), "deploy racing OneView");
         assertTrue(failed.get("last_error").asText().contains("is in use by OneView")
                 && failed.get("last_error").asText().contains("OneView user's SAP HANA"), failed.get("last_error").asText());
         // Undeploy's cleaning fails too; the 2 s check may park the node before a poll sees `clean failed`, so the
         // passage through it is read from the node's history, which keeps every transition.
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "deleted"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "deleted"), 202);
         JsonNode parked = await(uuid, n -> n.get("provision_state").asText().equals("manageable") && n.get("maintenance").asBoolean(),
                 "taken on clean failure");
         JsonNode history = call("GET", stack.api() + "/v1/nodes/" + uuid + "/history", null, 200);
@@ -203,8 +247,9 @@ class OneViewStackTest {
     void aRetiredNodeIsNeverTouchedByTheChecks() throws Exception {
         String uuid = enroll(4);
         verb(uuid, "manage", "manageable");
-        call("PATCH", stack.api() + "/v1/nodes/" + uuid, List.of(Map.of("op", "replace", "path", "/retired", "value", true)), 200);
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/maintenance", Map.of("reason", "node in use by OneView"), 202);
+        change("PATCH", stack.api() + "/v1/nodes/" + uuid, List.of(Map.of("op", "replace", "path", "/retired", "value", true)), 200);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/maintenance", Map.of("reason", "node in use by OneView"), 202);
+        await(uuid, n -> n.get("retired").asBoolean() && n.get("maintenance").asBoolean(), "retired, in maintenance");
         Thread.sleep(8_000); // four check intervals: a node that was not retired would be provided by now
         JsonNode node = node(uuid);
         assertEquals("manageable", node.get("provision_state").asText());
@@ -215,9 +260,9 @@ class OneViewStackTest {
     void hundredNodesDeployedAtOnceGetOneProfileEachAndNoneIsLeftBehind() throws Exception {
         List<String> nodes = new java.util.ArrayList<>();
         for (int i = 1; i <= 100; i++) {
-            nodes.add(call("POST", stack.api() + "/v1/nodes", Map.of("driver", "oneview", "name", "ov-generated-" + i,
+            nodes.add(create(Map.of("driver", "oneview", "name", "ov-generated-" + i,
                     "driver_info", Map.of("server_hardware_uri", String.format("/rest/server-hardware/9e000000-0000-4000-8000-%012d", i)),
-                    "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)), 201).get("uuid").asText());
+                    "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE))));
         }
         all(nodes, "manage", "manageable");
         all(nodes, "provide", "available");
@@ -245,7 +290,7 @@ class OneViewStackTest {
     /** Sends {@code target} to every node at once, then waits (one deadline for all) until each rests in {@code state}. */
     private void all(List<String> nodes, String target, String state) throws Exception {
         for (String uuid : nodes) {
-            call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", target), 202);
+            change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", target), 202);
         }
         Instant deadline = Instant.now().plus(Duration.ofSeconds(240));
         for (String uuid : nodes) {
@@ -272,7 +317,7 @@ class OneViewStackTest {
         call("POST", simulator + "/admin/faults", Map.of("type", "fail-task", "task", "Create",
                 "message", "The server hardware's iLO is not responding."), 201);
         call("POST", simulator + "/admin/faults", Map.of("type", "expire-sessions"), 201);
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
         JsonNode failed = await(uuid, n -> n.get("provision_state").asText().equals("deploy failed"), "failed task");
         assertTrue(failed.get("last_error").asText().endsWith("The server hardware's iLO is not responding."),
                 failed.get("last_error").asText());
@@ -293,17 +338,17 @@ class OneViewStackTest {
     void powerComesFromOneViewThroughTheAllocator() throws Exception {
         String uuid = enroll(7);
         assertEquals("Off", powerOf(7));
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power on"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power on"), 202);
         await(uuid, n -> n.get("power_state").asText().equals("power on") && n.get("target_power_state").isNull(), "power on");
         assertEquals("On", powerOf(7), "OneView's server is on");
         call("POST", simulator + "/admin/faults", Map.of("type", "fail-task", "task", "Power off",
                 "message", "The iLO of Encl1, bay 7 is not responding."), 201);
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
         JsonNode failed = await(uuid, n -> n.get("target_power_state").isNull() && !n.get("last_error").isNull(), "power off fails");
         assertEquals("Failed to change power state to 'power off' on node " + uuid + ": OneView: The iLO of Encl1, bay 7 is not responding.",
                 failed.get("last_error").asText());
         assertEquals("power on", failed.get("power_state").asText());
-        call("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
+        change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/power", Map.of("target", "power off"), 202);
         await(uuid, n -> n.get("power_state").asText().equals("power off"), "power off");
         assertEquals("Off", powerOf(7));
     }
@@ -314,9 +359,9 @@ class OneViewStackTest {
         for (int i = 0; i < 2; i++) {
             int bay = 8 + i;
             call("PUT", simulator + "/admin" + bay(bay).substring(5) + "/profile", Map.of("name", "pre-allocated bay " + bay), 200);
-            uuids[i] = call("POST", stack.api() + "/v1/nodes", Map.of("driver", "oneview", "name", "ov-pre-" + bay,
+            uuids[i] = create(Map.of("driver", "oneview", "name", "ov-pre-" + bay,
                     "driver_info", Map.of("server_hardware_uri", bay(bay), "dynamic_allocation", false),
-                    "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)), 201).get("uuid").asText();
+                    "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)));
             verb(uuids[i], "manage", "manageable");
             verb(uuids[i], "provide", "available");
         }
