@@ -4,6 +4,7 @@ import io.ironflow.conductor.domain.Drivers;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.messaging.Outbox;
@@ -55,8 +56,16 @@ public final class OneViewPower {
         };
     }
 
-    /** Asks the allocator (published with this change); the node stays unreserved with its target set. */
+    /**
+     * Asks the allocator (published with this change); the node stays unreserved with its target set. Refused
+     * (409, nothing changed) while an operation waits for OneView's power change: replacing that request would
+     * leave the operation waiting for an answer that no longer comes.
+     */
     public static void request(NodeChange change, String target, Duration patience) {
+        if (waitingOperation(change)) {
+            throw Rejection.conflict("Node " + change.node().uuid + " is waiting for OneView to change its power state to '"
+                    + pendingTarget(change.node()) + "' for its " + change.state().wire() + "; try again when it is done.");
+        }
         send(change, target, patience, false);
     }
 

@@ -160,6 +160,10 @@ class OneViewAllocationTest {
         conductor.awaitState(node, "wait call-back");
         assertEquals("power on", conductor.column(node, "target_power_state"));
         assertEquals("power off", conductor.column(node, "power_state"), "not on before OneView says so");
+        IntentResult meanwhile = conductor.power(node, "power off");
+        assertEquals(409, meanwhile.getCode(), "the deploy's power change is not replaced");
+        assertTrue(meanwhile.getErrorMessage().contains("is waiting for OneView to change its power state to 'power on'"),
+                meanwhile.getErrorMessage());
         answer(on, true, null, null, false, "power on");
         conductor.awaitState(node, "active");
         assertEquals("power on", conductor.column(node, "power_state"));
