@@ -2,14 +2,12 @@ package io.ironflow.api.ports;
 
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.portgroups.PortgroupReader;
+import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Map;
@@ -20,32 +18,17 @@ import java.util.Map;
  */
 @Path("/v1/portgroups/{ident}/ports")
 @Produces(MediaType.APPLICATION_JSON)
-public class PortgroupPortsResource {
+public class PortgroupPortsResource extends ScopedPortsResource {
 
     private static final String PATH = "/v1/portgroups/{ident}/ports";
 
-    private final PortReader ports;
-    private final NodeReader nodes;
-    private final PortgroupReader portgroups;
-    private final RequestedVersion version;
-
     PortgroupPortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, RequestedVersion version) {
-        this.ports = ports;
-        this.nodes = nodes;
-        this.portgroups = portgroups;
-        this.version = version;
+        super(ports, nodes, portgroups, version);
     }
 
-    @GET
-    public Uni<Map<String, Object>> list(@PathParam("ident") String ident, @Context UriInfo uri) {
-        Microversions.requireResource("ports of a portgroup", version.get(), PATH);
-        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, ident, false);
-    }
-
-    @GET
-    @Path("/detail")
-    public Uni<Map<String, Object>> detail(@PathParam("ident") String ident, @Context UriInfo uri) {
-        Microversions.requireResource("ports of a portgroup", version.get(), PATH);
-        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, ident, true);
+    @Override
+    Uni<Map<String, Object>> page(String ident, UriInfo uri, ApiVersion version, boolean detail) {
+        Microversions.requireResource("ports of a portgroup", version, PATH);
+        return page(uri, version, null, ident, detail);
     }
 }
