@@ -1,6 +1,6 @@
 package io.ironflow.conductor.intents;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.hardware.FakeHardwareRecord;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;

@@ -3,6 +3,7 @@ package io.ironflow.conductor.intents;
 import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
@@ -12,10 +13,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.UUID;
 
 /**
- * {@link CreateNode}: enrols a node under the intent's UUID; a UUID or name already taken is 409 and changes
- * nothing; 201.
+ * {@link CreateNode}: enrols a node under the intent's UUID; a driver this conductor does not have, or a node
+ * {@link NewNode} refuses, is 400, a UUID or name already taken 409, and either changes nothing; 201.
  */
 @ApplicationScoped
 class CreateNodeHandler implements CommandHandler<CreateNode> {
@@ -33,7 +35,11 @@ class CreateNodeHandler implements CommandHandler<CreateNode> {
 
     @Override
     public Uni<Outcome> apply(NodeIntent intent, CreateNode command) {
-        NewNode node = new NewNode(NodeNames.requireUuid(intent.getNodeUuid()), command.getName(), command.getDriver(),
+        UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
+        if (command.getDriver() != null && !command.getDriver().isBlank()) { // a missing one: NewNode's 400
+            Drivers.requireEnabled(command.getDriver());
+        }
+        NewNode node = new NewNode(uuid, command.getName(), command.getDriver(),
                 NodeSnapshots.dict("driver_info", command.getDriverInfo()),
                 NodeSnapshots.dict("properties", command.getProperties()),
                 NodeSnapshots.dict("extra", command.getExtra()),

@@ -1,6 +1,6 @@
 package io.ironflow.conductor.intents;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.NodePatch;
 import io.ironflow.conductor.domain.NodeSettings;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.ValidateNode;
