@@ -301,33 +301,26 @@ class ActionsTest {
     }
 
     /**
-     * An action another instance runs (it holds the action's lock) is left alone; once that instance is gone (its
-     * lock released), this one takes the action over at its next rescan.
+     * An action another instance runs (it holds the action's lease) is left alone; once that instance is gone (it
+     * renews its lease no more and the lease expires), this one takes the action over at its next rescan.
      */
     @Test
-    void anActionLockedByAnotherInstanceIsTakenOverOnlyWhenItsLockIsFree() throws Exception {
+    void anActionLeasedByAnotherInstanceIsTakenOverOnlyWhenItsLeaseExpired() {
         String id = "01J" + "9".repeat(22) + "Z";
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection other = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow")) {
-            try (java.sql.PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_lock(?, hashtext(?))")) {
-                lock.setInt(1, io.ironflow.teardown.actions.ActionLocks.LOCK_CLASS);
-                lock.setString(2, id);
-                lock.execute();
-            }
-            // Stored as the other instance stored it: Processing, its preflight running.
-            try (java.sql.Statement store = other.createStatement()) {
-                store.execute("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
-                        + " VALUES ('" + id + "', 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
-                        + " 'other', now(), 'Processing', now())");
-                store.execute("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES ('" + id
-                        + "', 0, NULL, 'preflight', 'running'), ('" + id + "', 1, 'elsewhere', 'decommission', 'pending')");
-            }
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> "running".equals(
-                    given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
-        }
-        assertEquals("Failed", awaitEnd(id), "taken over once the other instance's session ended");
+        // Stored as the other instance stored it: Processing, its preflight running, under its lease for 4 s more.
+        sql("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
+                + " 'other', now(), 'Processing', now()) RETURNING id", id);
+        sql("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES (?, 0, NULL, 'preflight', 'running'),"
+                + " (?, 1, 'elsewhere', 'decommission', 'pending') RETURNING seq", id, id);
+        sql("INSERT INTO teardown.action_leases (action_id, owner, expires_at) VALUES (?, 'other', now() + interval '4 seconds')"
+                + " RETURNING owner", id);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> "running".equals(
+                given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
+        assertEquals("Failed", awaitEnd(id), "taken over once the other instance's lease expired");
         given().get("/api/v1.0/actions/" + id).then().body("steps[0].state", equalTo("failed"))
                 .body("steps[0].message", org.hamcrest.Matchers.containsString("elsewhere"));
+        assertEquals("0", sql("SELECT count(*) FROM teardown.action_leases WHERE action_id = ?", id), "given up at the end");
     }
 
     /** An event stored but never published (the orchestrator died in between) goes out at the relay's next run. */
