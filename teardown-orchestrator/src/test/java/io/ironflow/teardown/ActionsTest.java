@@ -281,6 +281,55 @@ class ActionsTest {
         assertNull(k8s().nodes().withName("old-1").get());
     }
 
+    /** An operator's own skip list is the destroy's only for the while: the node gets the operator's back. */
+    @Test
+    void preserveLocalStorageGivesTheOperatorsOwnSkipListBack() {
+        siteActionSucceeded();
+        activeNode("store-2", "{\"fake_disks\":[\"sda\",\"sdb\",\"sdc\"]}");
+        ironic().body("[{\"op\":\"add\",\"path\":\"/properties/skip_block_devices\",\"value\":[{\"name\":\"sdc\"}]}]")
+                .patch("/v1/nodes/store-2").then().statusCode(200);
+        Map<String, Integer> before = diskErasures("store-2");
+        node("store-2");
+
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"store-2\"],"
+                + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+        assertEquals("Complete", awaitEnd(id), () -> given().get("/api/v1.0/actions/" + id).asString());
+
+        Map<String, Integer> after = diskErasures("store-2");
+        assertEquals(before.getOrDefault("sda", 0) + 1, after.get("sda"), "the OS disk erased once more");
+        assertEquals(before.get("sdb"), after.get("sdb"), "the data disk sdb kept");
+        assertEquals(before.get("sdc"), after.get("sdc"), "the data disk sdc kept");
+        assertEquals(List.of(Map.of("name", "sdc")), ironflowNode("store-2").getList("properties.skip_block_devices"),
+                "the operator's own list, not the destroy's nor none");
+    }
+
+    /**
+     * A skip-list update the conductor refuses (here: another conductor holds the node, so it answers NodeLocked)
+     * fails the destroy at once with the conductor's reason, not at the destroy's 900 s timeout; nothing is undeployed.
+     */
+    @Test
+    void aRefusedSkipListUpdateFailsTheDestroyAtOnceWithTheConductorsReason() {
+        siteActionSucceeded();
+        activeNode("held-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
+        node("held-1");
+        sql("UPDATE public.nodes SET reservation = 'another-conductor' WHERE name = ? RETURNING name", "held-1");
+        try {
+            long started = System.nanoTime();
+            String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"held-1\"],"
+                    + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+            assertEquals("Failed", awaitEnd(id));
+            assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 90, "failed at once, not at the timeout");
+            JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
+            assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+            String message = action.getString("steps[2].message");
+            assertTrue(message.contains("refused the skip-data-disks intent") && message.contains("(409)")
+                    && message.contains("another-conductor"), message);
+            assertEquals("active", ironflowNode("held-1").getString("provision_state"), "nothing undeployed");
+        } finally {
+            sql("UPDATE public.nodes SET reservation = NULL WHERE name = ? RETURNING name", "held-1");
+        }
+    }
+
     /** The decommission's timeouts come from the action: a drain a budget blocks fails after 3 s, not an hour. */
     @Test
     void anActionsTimeoutsReachItsDecommission() {
