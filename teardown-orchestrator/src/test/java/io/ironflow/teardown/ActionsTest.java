@@ -356,15 +356,15 @@ class ActionsTest {
     @Test
     void anActionLeasedByAnotherInstanceIsTakenOverOnlyWhenItsLeaseExpired() {
         String id = "01J" + "9".repeat(22) + "Z";
-        // Stored as the other instance stored it: Processing, its preflight running, under its lease for 4 s more.
+        // Stored as the other instance stored it: Processing, its preflight running, under its lease for 10 s more.
         sql("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
                 + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
                 + " 'other', now(), 'Processing', now()) RETURNING id", id);
         sql("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES (?, 0, NULL, 'preflight', 'running'),"
                 + " (?, 1, 'elsewhere', 'decommission', 'pending') RETURNING seq", id, id);
-        sql("INSERT INTO teardown.action_leases (action_id, owner, expires_at) VALUES (?, 'other', now() + interval '4 seconds')"
+        sql("INSERT INTO teardown.action_leases (action_id, owner, expires_at) VALUES (?, 'other', now() + interval '10 seconds')"
                 + " RETURNING owner", id);
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> "running".equals(
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8)).until(() -> "running".equals(
                 given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
         assertEquals("Failed", awaitEnd(id), "taken over once the other instance's lease expired");
         given().get("/api/v1.0/actions/" + id).then().body("steps[0].state", equalTo("failed"))
