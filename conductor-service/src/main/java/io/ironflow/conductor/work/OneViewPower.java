@@ -1,6 +1,6 @@
 package io.ironflow.conductor.work;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.messaging.Outbox;
