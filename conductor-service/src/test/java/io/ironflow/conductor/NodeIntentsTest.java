@@ -1,5 +1,7 @@
 package io.ironflow.conductor;
 
+import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.Sql;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,7 +28,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,19 +49,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class NodeIntentsTest {
 
-    /** The conductor refuses intents that name no principal; these tests act as a system admin. */
-    static final io.ironflow.events.IntentPrincipal SYSTEM_ADMIN = io.ironflow.policy.IntentRules.toAvro(
-            new io.ironflow.policy.Principal("test", null, java.util.Set.of("admin"), true));
-
-
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
     @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
     String registryUrl;
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
 
     KafkaTestClient kafka;
 
@@ -250,23 +244,14 @@ class NodeIntentsTest {
     }
 
     private static NodeIntent create(String uuid, String name, String driver, String driverInfo) {
-        return NodeIntent.newBuilder()
-                .setIntentId(UUID.randomUUID().toString())
-                .setNodeUuid(uuid)
-                .setRequester("test")
-                .setPrincipal(SYSTEM_ADMIN)
-                .setRequestedAt(Instant.now())
-                .setCommand(CreateNode.newBuilder().setName(name).setDriver(driver).setDriverInfo(driverInfo).build())
-                .build();
+        return Conductor.intent(uuid, CreateNode.newBuilder().setName(name).setDriver(driver).setDriverInfo(driverInfo).build());
     }
 
-    /** The version of the newest migration script (V<version>__*.sql). */
-    private String queryOne(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
-                var rs = connection.createStatement().executeQuery(sql)) {
-            assertTrue(rs.next());
-            return rs.getString(1);
-        }
+    /** The first column of the first row {@code sql} answers; a query that answers no row fails the test. */
+    private static String queryOne(String sql) throws SQLException {
+        String value = Sql.query(sql);
+        assertNotNull(value, sql);
+        return value;
     }
 
     /** The version of the newest migration the module ships (V<n>__*.sql). */

@@ -281,6 +281,55 @@ class ActionsTest {
         assertNull(k8s().nodes().withName("old-1").get());
     }
 
+    /** An operator's own skip list is the destroy's only for the while: the node gets the operator's back. */
+    @Test
+    void preserveLocalStorageGivesTheOperatorsOwnSkipListBack() {
+        siteActionSucceeded();
+        activeNode("store-2", "{\"fake_disks\":[\"sda\",\"sdb\",\"sdc\"]}");
+        ironic().body("[{\"op\":\"add\",\"path\":\"/properties/skip_block_devices\",\"value\":[{\"name\":\"sdc\"}]}]")
+                .patch("/v1/nodes/store-2").then().statusCode(200);
+        Map<String, Integer> before = diskErasures("store-2");
+        node("store-2");
+
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"store-2\"],"
+                + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+        assertEquals("Complete", awaitEnd(id), () -> given().get("/api/v1.0/actions/" + id).asString());
+
+        Map<String, Integer> after = diskErasures("store-2");
+        assertEquals(before.getOrDefault("sda", 0) + 1, after.get("sda"), "the OS disk erased once more");
+        assertEquals(before.get("sdb"), after.get("sdb"), "the data disk sdb kept");
+        assertEquals(before.get("sdc"), after.get("sdc"), "the data disk sdc kept");
+        assertEquals(List.of(Map.of("name", "sdc")), ironflowNode("store-2").getList("properties.skip_block_devices"),
+                "the operator's own list, not the destroy's nor none");
+    }
+
+    /**
+     * A skip-list update the conductor refuses (here: another conductor holds the node, so it answers NodeLocked)
+     * fails the destroy at once with the conductor's reason, not at the destroy's 900 s timeout; nothing is undeployed.
+     */
+    @Test
+    void aRefusedSkipListUpdateFailsTheDestroyAtOnceWithTheConductorsReason() {
+        siteActionSucceeded();
+        activeNode("held-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
+        node("held-1");
+        sql("UPDATE public.nodes SET reservation = 'another-conductor' WHERE name = ? RETURNING name", "held-1");
+        try {
+            long started = System.nanoTime();
+            String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"held-1\"],"
+                    + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+            assertEquals("Failed", awaitEnd(id));
+            assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 90, "failed at once, not at the timeout");
+            JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
+            assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+            String message = action.getString("steps[2].message");
+            assertTrue(message.contains("refused the skip-data-disks intent") && message.contains("(409)")
+                    && message.contains("another-conductor"), message);
+            assertEquals("active", ironflowNode("held-1").getString("provision_state"), "nothing undeployed");
+        } finally {
+            sql("UPDATE public.nodes SET reservation = NULL WHERE name = ? RETURNING name", "held-1");
+        }
+    }
+
     /** The decommission's timeouts come from the action: a drain a budget blocks fails after 3 s, not an hour. */
     @Test
     void anActionsTimeoutsReachItsDecommission() {
@@ -301,33 +350,26 @@ class ActionsTest {
     }
 
     /**
-     * An action another instance runs (it holds the action's lock) is left alone; once that instance is gone (its
-     * lock released), this one takes the action over at its next rescan.
+     * An action another instance runs (it holds the action's lease) is left alone; once that instance is gone (it
+     * renews its lease no more and the lease expires), this one takes the action over at its next rescan.
      */
     @Test
-    void anActionLockedByAnotherInstanceIsTakenOverOnlyWhenItsLockIsFree() throws Exception {
+    void anActionLeasedByAnotherInstanceIsTakenOverOnlyWhenItsLeaseExpired() {
         String id = "01J" + "9".repeat(22) + "Z";
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection other = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow")) {
-            try (java.sql.PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_lock(?, hashtext(?))")) {
-                lock.setInt(1, io.ironflow.teardown.actions.ActionLocks.LOCK_CLASS);
-                lock.setString(2, id);
-                lock.execute();
-            }
-            // Stored as the other instance stored it: Processing, its preflight running.
-            try (java.sql.Statement store = other.createStatement()) {
-                store.execute("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
-                        + " VALUES ('" + id + "', 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
-                        + " 'other', now(), 'Processing', now())");
-                store.execute("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES ('" + id
-                        + "', 0, NULL, 'preflight', 'running'), ('" + id + "', 1, 'elsewhere', 'decommission', 'pending')");
-            }
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> "running".equals(
-                    given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
-        }
-        assertEquals("Failed", awaitEnd(id), "taken over once the other instance's session ended");
+        // Stored as the other instance stored it: Processing, its preflight running, under its lease for 10 s more.
+        sql("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
+                + " 'other', now(), 'Processing', now()) RETURNING id", id);
+        sql("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES (?, 0, NULL, 'preflight', 'running'),"
+                + " (?, 1, 'elsewhere', 'decommission', 'pending') RETURNING seq", id, id);
+        sql("INSERT INTO teardown.action_leases (action_id, owner, expires_at) VALUES (?, 'other', now() + interval '10 seconds')"
+                + " RETURNING owner", id);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8)).until(() -> "running".equals(
+                given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
+        assertEquals("Failed", awaitEnd(id), "taken over once the other instance's lease expired");
         given().get("/api/v1.0/actions/" + id).then().body("steps[0].state", equalTo("failed"))
                 .body("steps[0].message", org.hamcrest.Matchers.containsString("elsewhere"));
+        assertEquals("0", sql("SELECT count(*) FROM teardown.action_leases WHERE action_id = ?", id), "given up at the end");
     }
 
     /** An event stored but never published (the orchestrator died in between) goes out at the relay's next run. */

@@ -1,17 +1,15 @@
 package io.ironflow.api.nodes;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static io.ironflow.api.documents.IronicRendering.dict;
+import static io.ironflow.api.documents.IronicRendering.time;
+
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.drivers.DriverDocument;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.schemas.SecretFields;
 import java.net.URI;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,12 +45,6 @@ public final class NodeDocument {
 
     /** Every field of a node, in rendering order. */
     public static final List<String> FIELDS = List.copyOf(TABLE.keySet());
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {
-    };
-    // Ironic renders times as ISO 8601 with microseconds and an explicit offset.
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
 
     private NodeDocument() {
     }
@@ -155,21 +147,6 @@ public final class NodeDocument {
 
     /** Ironic's link pair: {@code self} under /v1 and {@code bookmark} without the version. */
     public static List<Map<String, String>> links(URI base, String path) {
-        String root = base.toString().endsWith("/") ? base.toString() : base + "/";
-        return List.of(
-                Map.of("href", root + "v1/" + path, "rel", "self"),
-                Map.of("href", root + path, "rel", "bookmark"));
-    }
-
-    private static Map<String, Object> dict(String json) {
-        try {
-            return JSON.readValue(json, DICT);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored dictionary is not JSON: " + json, e);
-        }
-    }
-
-    private static String time(Instant instant) {
-        return instant == null ? null : TIME.format(instant.atOffset(ZoneOffset.UTC));
+        return IronicRendering.links(base, path);
     }
 }

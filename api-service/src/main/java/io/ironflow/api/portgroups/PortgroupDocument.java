@@ -1,17 +1,14 @@
 package io.ironflow.api.portgroups;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.api.nodes.NodeDocument;
+import static io.ironflow.api.documents.IronicRendering.dict;
+import static io.ironflow.api.documents.IronicRendering.links;
+import static io.ironflow.api.documents.IronicRendering.time;
+
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.PortgroupSnapshot;
 import java.net.URI;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,49 +26,26 @@ public final class PortgroupDocument {
     /** What a list shows without detail (Ironic's portgroup _DEFAULT_RETURN_FIELDS, and links). */
     static final List<String> SUMMARY = List.of("uuid", "address", "name", "links");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {
-    };
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
-
     private PortgroupDocument() {
     }
 
     static Map<String, Object> of(PortgroupSnapshot portgroup, String nodeUuid, URI base, ApiVersion version, List<String> fields) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        for (String field : FIELDS) {
-            if (!fields.contains(field) || !Microversions.showsPortgroupField(field, version)
-                    || (field.equals("ports") && !Microversions.allows("ports of a portgroup", version))) {
-                continue;
-            }
-            doc.put(field, switch (field) {
-                case "uuid" -> portgroup.getUuid();
-                case "address" -> portgroup.getAddress();
-                case "name" -> portgroup.getName();
-                case "node_uuid" -> nodeUuid;
-                case "standalone_ports_supported" -> portgroup.getStandalonePortsSupported();
-                case "internal_info" -> dict(portgroup.getInternalInfo());
-                case "extra" -> dict(portgroup.getExtra());
-                case "mode" -> portgroup.getMode();
-                case "properties" -> dict(portgroup.getProperties());
-                case "created_at" -> time(portgroup.getCreatedAt());
-                case "updated_at" -> time(portgroup.getUpdatedAt());
-                case "ports" -> NodeDocument.links(base, "portgroups/" + portgroup.getUuid() + "/ports");
-                default -> NodeDocument.links(base, "portgroups/" + portgroup.getUuid());
-            });
-        }
-        return doc;
-    }
-
-    private static Map<String, Object> dict(String json) {
-        try {
-            return JSON.readValue(json, DICT);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored dictionary is not JSON: " + json, e);
-        }
-    }
-
-    private static String time(Instant instant) {
-        return instant == null ? null : TIME.format(instant.atOffset(ZoneOffset.UTC));
+        return IronicRendering.document(FIELDS, field -> fields.contains(field) && Microversions.showsPortgroupField(field, version)
+                        && (!field.equals("ports") || Microversions.allows("ports of a portgroup", version)),
+                field -> switch (field) {
+                    case "uuid" -> portgroup.getUuid();
+                    case "address" -> portgroup.getAddress();
+                    case "name" -> portgroup.getName();
+                    case "node_uuid" -> nodeUuid;
+                    case "standalone_ports_supported" -> portgroup.getStandalonePortsSupported();
+                    case "internal_info" -> dict(portgroup.getInternalInfo());
+                    case "extra" -> dict(portgroup.getExtra());
+                    case "mode" -> portgroup.getMode();
+                    case "properties" -> dict(portgroup.getProperties());
+                    case "created_at" -> time(portgroup.getCreatedAt());
+                    case "updated_at" -> time(portgroup.getUpdatedAt());
+                    case "ports" -> links(base, "portgroups/" + portgroup.getUuid() + "/ports");
+                    default -> links(base, "portgroups/" + portgroup.getUuid());
+                });
     }
 }

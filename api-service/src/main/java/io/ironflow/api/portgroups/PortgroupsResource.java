@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.QueryLimit;
+import io.ironflow.api.QuerySort;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.intents.IntentGateway;
@@ -214,14 +215,9 @@ public class PortgroupsResource {
                 throw ApiError.badRequest("Expected a UUID for marker but received " + query.getFirst("marker") + ".");
             }
         }
-        String sortKey = query.getFirst("sort_key") == null ? "id" : query.getFirst("sort_key");
-        if (!sortKey.equals("id") && !sortKey.equals("created_at")) {
-            throw ApiError.badRequest("The sort_key value \"" + sortKey + "\" is an invalid field for sorting");
-        }
-        String sortDir = query.getFirst("sort_dir") == null ? "asc" : query.getFirst("sort_dir").toLowerCase(Locale.ROOT);
-        if (!sortDir.equals("asc") && !sortDir.equals("desc")) {
-            throw ApiError.badRequest("Invalid sort direction: " + sortDir + ". Acceptable values are 'asc' or 'desc'");
-        }
+        QuerySort sort = QuerySort.parse(query);
+        String sortKey = sort.key();
+        String sortDir = sort.dir();
         String node = nodeIdent != null ? nodeIdent : query.getFirst("node");
         String address = query.getFirst("address");
         if (node != null && address != null) {

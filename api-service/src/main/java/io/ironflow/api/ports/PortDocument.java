@@ -1,17 +1,14 @@
 package io.ironflow.api.ports;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.api.nodes.NodeDocument;
+import static io.ironflow.api.documents.IronicRendering.dict;
+import static io.ironflow.api.documents.IronicRendering.links;
+import static io.ironflow.api.documents.IronicRendering.time;
+
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.PortSnapshot;
 import java.net.URI;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,48 +25,25 @@ public final class PortDocument {
     /** What a list shows without detail (Ironic's port _DEFAULT_RETURN_FIELDS, and links). */
     static final List<String> SUMMARY = List.of("uuid", "address", "links");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> DICT = new TypeReference<>() {
-    };
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
-
     private PortDocument() {
     }
 
     static Map<String, Object> of(PortSnapshot port, String nodeUuid, URI base, ApiVersion version, List<String> fields) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        for (String field : FIELDS) {
-            if (!fields.contains(field) || !Microversions.showsPortField(field, version)) {
-                continue;
-            }
-            doc.put(field, switch (field) {
-                case "uuid" -> port.getUuid();
-                case "address" -> port.getAddress();
-                case "node_uuid" -> nodeUuid;
-                case "portgroup_uuid" -> port.getPortgroupUuid();
-                case "local_link_connection" -> dict(port.getLocalLinkConnection());
-                case "pxe_enabled" -> port.getPxeEnabled();
-                case "physical_network" -> port.getPhysicalNetwork();
-                case "internal_info" -> dict(port.getInternalInfo());
-                case "extra" -> dict(port.getExtra());
-                case "is_smartnic" -> false;
-                case "created_at" -> time(port.getCreatedAt());
-                case "updated_at" -> time(port.getUpdatedAt());
-                default -> NodeDocument.links(base, "ports/" + port.getUuid());
-            });
-        }
-        return doc;
-    }
-
-    private static Map<String, Object> dict(String json) {
-        try {
-            return JSON.readValue(json, DICT);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored dictionary is not JSON: " + json, e);
-        }
-    }
-
-    private static String time(Instant instant) {
-        return instant == null ? null : TIME.format(instant.atOffset(ZoneOffset.UTC));
+        return IronicRendering.document(FIELDS, field -> fields.contains(field) && Microversions.showsPortField(field, version),
+                field -> switch (field) {
+                    case "uuid" -> port.getUuid();
+                    case "address" -> port.getAddress();
+                    case "node_uuid" -> nodeUuid;
+                    case "portgroup_uuid" -> port.getPortgroupUuid();
+                    case "local_link_connection" -> dict(port.getLocalLinkConnection());
+                    case "pxe_enabled" -> port.getPxeEnabled();
+                    case "physical_network" -> port.getPhysicalNetwork();
+                    case "internal_info" -> dict(port.getInternalInfo());
+                    case "extra" -> dict(port.getExtra());
+                    case "is_smartnic" -> false;
+                    case "created_at" -> time(port.getCreatedAt());
+                    case "updated_at" -> time(port.getUpdatedAt());
+                    default -> links(base, "ports/" + port.getUuid());
+                });
     }
 }

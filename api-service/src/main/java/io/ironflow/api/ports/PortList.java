@@ -2,6 +2,7 @@ package io.ironflow.api.ports;
 
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.QueryLimit;
+import io.ironflow.api.QuerySort;
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.portgroups.PortgroupReader;
 import io.ironflow.api.versions.Microversions;
@@ -48,14 +49,9 @@ final class PortList {
         }
         int limit = QueryLimit.parse(query.getFirst("limit"));
         UUID marker = query.getFirst("marker") == null ? null : uuid("marker", query.getFirst("marker"));
-        String sortKey = query.getFirst("sort_key") == null ? "id" : query.getFirst("sort_key");
-        if (!sortKey.equals("id") && !sortKey.equals("created_at")) {
-            throw ApiError.badRequest("The sort_key value \"" + sortKey + "\" is an invalid field for sorting");
-        }
-        String sortDir = query.getFirst("sort_dir") == null ? "asc" : query.getFirst("sort_dir").toLowerCase(Locale.ROOT);
-        if (!sortDir.equals("asc") && !sortDir.equals("desc")) {
-            throw ApiError.badRequest("Invalid sort direction: " + sortDir + ". Acceptable values are 'asc' or 'desc'");
-        }
+        QuerySort sort = QuerySort.parse(query);
+        String sortKey = sort.key();
+        String sortDir = sort.dir();
         String node = nodeIdent != null ? nodeIdent : query.getFirst("node") != null ? query.getFirst("node") : query.getFirst("node_uuid");
         List<String> conditions = new ArrayList<>();
         List<Object> values = new ArrayList<>();

@@ -1,9 +1,5 @@
 package io.ironflow.api.ports;
 
-import io.ironflow.api.nodes.NodeReader;
-import io.ironflow.api.portgroups.PortgroupReader;
-import io.ironflow.api.versions.Microversions;
-import io.ironflow.api.versions.RequestedVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -16,36 +12,26 @@ import java.util.Map;
 
 /**
  * A portgroup's ports, {@code /v1/portgroups/{ident}/ports} and {@code .../ports/detail} (1.24): the list of
- * /v1/ports for one portgroup, named by uuid or name (unknown: 404).
+ * /v1/ports for one portgroup, named by uuid or name (unknown: 404). The page itself is {@link PortPages}'.
  */
 @Path("/v1/portgroups/{ident}/ports")
 @Produces(MediaType.APPLICATION_JSON)
 public class PortgroupPortsResource {
 
-    private static final String PATH = "/v1/portgroups/{ident}/ports";
+    private final PortPages pages;
 
-    private final PortReader ports;
-    private final NodeReader nodes;
-    private final PortgroupReader portgroups;
-    private final RequestedVersion version;
-
-    PortgroupPortsResource(PortReader ports, NodeReader nodes, PortgroupReader portgroups, RequestedVersion version) {
-        this.ports = ports;
-        this.nodes = nodes;
-        this.portgroups = portgroups;
-        this.version = version;
+    PortgroupPortsResource(PortPages pages) {
+        this.pages = pages;
     }
 
     @GET
     public Uni<Map<String, Object>> list(@PathParam("ident") String ident, @Context UriInfo uri) {
-        Microversions.requireResource("ports of a portgroup", version.get(), PATH);
-        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, ident, false);
+        return pages.ofPortgroup(ident, uri, false);
     }
 
     @GET
     @Path("/detail")
     public Uni<Map<String, Object>> detail(@PathParam("ident") String ident, @Context UriInfo uri) {
-        Microversions.requireResource("ports of a portgroup", version.get(), PATH);
-        return PortList.page(ports, nodes, portgroups, uri, version.get(), null, ident, true);
+        return pages.ofPortgroup(ident, uri, true);
     }
 }

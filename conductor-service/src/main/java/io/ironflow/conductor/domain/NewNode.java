@@ -5,7 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-/** A node to enroll, as a create-node intent describes it. */
+/**
+ * A node to enroll, as a create-node intent describes it. Its checks need neither the database nor the driver
+ * registry: whether the driver is enabled is the caller's to check ({@code Drivers.requireEnabled}).
+ */
 public record NewNode(UUID uuid, String name, String driver, Map<String, Object> driverInfo,
         Map<String, Object> properties, Map<String, Object> extra, Map<String, Object> instanceInfo,
         String resourceClass, String owner, String lessee, String description, Boolean automatedClean,
@@ -19,7 +22,6 @@ public record NewNode(UUID uuid, String name, String driver, Map<String, Object>
         if (driver == null || driver.isBlank()) {
             throw Rejection.badRequest("Invalid input for field/attribute driver. Mandatory field missing.");
         }
-        Drivers.requireEnabled(driver);
         NodeNames.requireValidName(name);
         if (conductorGroup == null) {
             conductorGroup = "";

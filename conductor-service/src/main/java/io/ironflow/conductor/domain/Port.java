@@ -1,8 +1,5 @@
 package io.ironflow.conductor.domain;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -21,8 +18,8 @@ public final class Port {
     private static final Pattern MAC = Pattern.compile("([0-9a-f]{2}[:-]){5}[0-9a-f]{2}");
     private static final Set<String> WRITABLE = Set.of("address", "pxe_enabled", "physical_network",
             "local_link_connection", "extra", "portgroup_uuid");
-    private static final Set<String> DICTIONARIES = Set.of("local_link_connection", "extra");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SubResourcePatch PATCH = new SubResourcePatch(WRITABLE, Set.of("local_link_connection", "extra"),
+            Set.of("address"), Map.of("pxe_enabled", true), Port::value);
 
     private Port() {
     }
@@ -48,63 +45,19 @@ public final class Port {
      * Applies an RFC 6902 patch (add, replace, remove) to the port's writable fields; a whole-field value of the
      * wrong type, or a read-only path, is 400. Answers the new document; {@code port} is not changed.
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> patch(Map<String, Object> port, String patchJson) {
-        Map<String, Object> doc = new LinkedHashMap<>(port);
-        JsonNode patch;
-        try {
-            patch = JSON.readTree(patchJson);
-        } catch (Exception e) {
-            throw Rejection.badRequest("Invalid patch: not JSON.");
+        return PATCH.apply(port, patchJson);
+    }
+
+    private static Object value(String field, Object value, Map<String, Object> port) {
+        boolean typed = switch (field) {
+            case "address" -> value instanceof String;
+            case "pxe_enabled" -> value instanceof Boolean;
+            default -> value == null || value instanceof String; // physical_network, portgroup_uuid
+        };
+        if (!typed) {
+            throw SubResourcePatch.invalid(field, value);
         }
-        if (patch == null || !patch.isArray()) {
-            throw Rejection.badRequest("Invalid patch: a JSON array of operations is expected.");
-        }
-        for (JsonNode op : patch) {
-            String kind = op.path("op").asText("");
-            String path = op.path("path").asText("");
-            String[] parts = path.split("/", -1);
-            if (!Set.of("add", "replace", "remove").contains(kind) || parts.length < 2 || !parts[0].isEmpty()) {
-                throw Rejection.badRequest("Invalid patch operation '" + kind + "' on '" + path + "'.");
-            }
-            String field = parts[1];
-            if (!WRITABLE.contains(field)) {
-                throw Rejection.badRequest("'/" + field + "' is an internal attribute and can not be updated");
-            }
-            if (parts.length > 3 || (parts.length == 3 && !DICTIONARIES.contains(field))) {
-                throw Rejection.badRequest("Invalid patch path '" + path + "'.");
-            }
-            Object value = kind.equals("remove") ? null : JSON.convertValue(op.get("value"), Object.class);
-            if (parts.length == 3) {
-                Map<String, Object> dict = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault(field, Map.of()));
-                if (kind.equals("remove")) {
-                    if (dict.remove(parts[2]) == null) {
-                        throw Rejection.badRequest("Can't remove non-existent object '" + parts[2] + "'.");
-                    }
-                } else {
-                    dict.put(parts[2], value);
-                }
-                doc.put(field, dict);
-                continue;
-            }
-            if (kind.equals("remove")) {
-                if (field.equals("address")) {
-                    throw Rejection.badRequest("'/address' is a mandatory attribute and can not be removed");
-                }
-                doc.put(field, DICTIONARIES.contains(field) ? new LinkedHashMap<>() : field.equals("pxe_enabled") ? true : null);
-                continue;
-            }
-            boolean typed = switch (field) {
-                case "address" -> value instanceof String;
-                case "pxe_enabled" -> value instanceof Boolean;
-                case "physical_network", "portgroup_uuid" -> value == null || value instanceof String;
-                default -> value instanceof Map;
-            };
-            if (!typed) {
-                throw Rejection.badRequest("Invalid input for field/attribute " + field + ". Value: '" + value + "'.");
-            }
-            doc.put(field, field.equals("address") ? requireMac((String) value) : value);
-        }
-        return doc;
+        return field.equals("address") ? requireMac((String) value) : value;
     }
 }

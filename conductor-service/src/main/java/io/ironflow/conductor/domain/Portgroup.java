@@ -1,8 +1,5 @@
 package io.ironflow.conductor.domain;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +17,8 @@ public final class Portgroup {
     public static final String DEFAULT_MODE = "active-backup";
     private static final Set<String> WRITABLE = Set.of("address", "name", "mode", "properties", "extra",
             "standalone_ports_supported");
-    private static final Set<String> DICTIONARIES = Set.of("properties", "extra");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SubResourcePatch PATCH = new SubResourcePatch(WRITABLE, Set.of("properties", "extra"),
+            Set.of("mode"), Map.of("standalone_ports_supported", true), Portgroup::value);
 
     private Portgroup() {
     }
@@ -46,68 +43,18 @@ public final class Portgroup {
      * Applies an RFC 6902 patch (add, replace, remove) to the portgroup's writable fields; a value of the wrong type
      * or a read-only path is 400. Answers the new document; {@code portgroup} is not changed.
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> patch(Map<String, Object> portgroup, String patchJson) {
-        Map<String, Object> doc = new LinkedHashMap<>(portgroup);
-        JsonNode patch;
-        try {
-            patch = JSON.readTree(patchJson);
-        } catch (Exception e) {
-            throw Rejection.badRequest("Invalid patch: not JSON.");
-        }
-        if (patch == null || !patch.isArray()) {
-            throw Rejection.badRequest("Invalid patch: a JSON array of operations is expected.");
-        }
-        for (JsonNode op : patch) {
-            String kind = op.path("op").asText("");
-            String path = op.path("path").asText("");
-            String[] parts = path.split("/", -1);
-            if (!Set.of("add", "replace", "remove").contains(kind) || parts.length < 2 || !parts[0].isEmpty()) {
-                throw Rejection.badRequest("Invalid patch operation '" + kind + "' on '" + path + "'.");
-            }
-            String field = parts[1];
-            if (!WRITABLE.contains(field)) {
-                throw Rejection.badRequest("'/" + field + "' is an internal attribute and can not be updated");
-            }
-            if (parts.length > 3 || (parts.length == 3 && !DICTIONARIES.contains(field))) {
-                throw Rejection.badRequest("Invalid patch path '" + path + "'.");
-            }
-            Object value = kind.equals("remove") ? null : JSON.convertValue(op.get("value"), Object.class);
-            if (parts.length == 3) {
-                Map<String, Object> dict = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault(field, Map.of()));
-                if (kind.equals("remove")) {
-                    if (dict.remove(parts[2]) == null) {
-                        throw Rejection.badRequest("Can't remove non-existent object '" + parts[2] + "'.");
-                    }
-                } else {
-                    dict.put(parts[2], value);
-                }
-                doc.put(field, dict);
-                continue;
-            }
-            if (kind.equals("remove")) {
-                if (field.equals("mode")) {
-                    throw Rejection.badRequest("'mode' is a mandatory attribute and can not be removed");
-                }
-                doc.put(field, DICTIONARIES.contains(field) ? new LinkedHashMap<>()
-                        : field.equals("standalone_ports_supported") ? true : null);
-                continue;
-            }
-            doc.put(field, switch (field) {
-                case "address" -> value == null ? null : Port.requireMac(text(field, value));
-                case "name" -> requireName(value == null ? null : text(field, value), "Portgroup "
-                        + doc.get("uuid") + ": Cannot change name to invalid name '" + value + "'");
-                case "mode" -> text(field, value);
-                case "standalone_ports_supported" -> bool(value);
-                default -> {
-                    if (!(value instanceof Map)) {
-                        throw invalid(field, value);
-                    }
-                    yield value;
-                }
-            });
-        }
-        return doc;
+        return PATCH.apply(portgroup, patchJson);
+    }
+
+    private static Object value(String field, Object value, Map<String, Object> portgroup) {
+        return switch (field) {
+            case "address" -> value == null ? null : Port.requireMac(text(field, value));
+            case "name" -> requireName(value == null ? null : text(field, value), "Portgroup "
+                    + portgroup.get("uuid") + ": Cannot change name to invalid name '" + value + "'");
+            case "mode" -> text(field, value);
+            default -> bool(value); // standalone_ports_supported
+        };
     }
 
     /** Ironic's args.boolean: a JSON boolean or its text form ("true", "no", ...). */
@@ -127,17 +74,13 @@ public final class Portgroup {
                 }
             }
         }
-        throw invalid("standalone_ports_supported", value);
+        throw SubResourcePatch.invalid("standalone_ports_supported", value);
     }
 
     private static String text(String field, Object value) {
         if (!(value instanceof String s)) {
-            throw invalid(field, value);
+            throw SubResourcePatch.invalid(field, value);
         }
         return s;
-    }
-
-    private static Rejection invalid(String field, Object value) {
-        return Rejection.badRequest("Invalid input for field/attribute " + field + ". Value: '" + value + "'.");
     }
 }

@@ -1,9 +1,9 @@
 package io.ironflow.conductor.drivers;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.hardware.DriverInterfaces;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * at a time. Kafka hands over a node's intents in order (one partition); a lane keeps that order while a slow
  * intent (a lock retry, say) holds up only its own node, not every node that shares its partition.
  */
-final class NodeLanes {
+public final class NodeLanes {
 
     private static final CompletableFuture<Void> IDLE = CompletableFuture.completedFuture(null);
 
@@ -21,7 +21,7 @@ final class NodeLanes {
     private final ArrayDeque<CompletableFuture<Void>> admissions = new ArrayDeque<>();
     private int running;
 
-    NodeLanes(int limit) {
+    public NodeLanes(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("a lane limit below 1 would never run anything: " + limit);
         }
@@ -32,7 +32,7 @@ final class NodeLanes {
      * Queues {@code work} behind the node's earlier work. The returned stage completes once there is room for
      * more work (the caller waits on it before it takes the next record), not when this work is done.
      */
-    CompletionStage<Void> submit(String node, Supplier<CompletionStage<Void>> work) {
+    public CompletionStage<Void> submit(String node, Supplier<CompletionStage<Void>> work) {
         CompletableFuture<Void> admitted;
         CompletableFuture<Void> previous;
         CompletableFuture<Void> tail = new CompletableFuture<>();

@@ -2,7 +2,7 @@ package io.ironflow.conductor.work;
 
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.AllocationAction;
 import io.ironflow.events.AllocationResult;

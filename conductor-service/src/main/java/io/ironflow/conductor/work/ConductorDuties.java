@@ -3,7 +3,7 @@ package io.ironflow.conductor.work;
 import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionState;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.conductor.persistence.ConductorEntity;
 import io.ironflow.conductor.persistence.FreshContext;

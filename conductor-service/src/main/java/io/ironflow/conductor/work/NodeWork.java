@@ -1,6 +1,6 @@
 package io.ironflow.conductor.work;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
@@ -12,7 +12,7 @@ import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.ManualClean;
 import io.ironflow.conductor.domain.hardware.PlannedStep;
 import io.ironflow.conductor.domain.hardware.StepResult;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;

@@ -1,6 +1,6 @@
 package io.ironflow.conductor.work;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;

@@ -1,10 +1,10 @@
 package io.ironflow.conductor.work;
 
-import io.ironflow.conductor.domain.Drivers;
 import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.messaging.Outbox;

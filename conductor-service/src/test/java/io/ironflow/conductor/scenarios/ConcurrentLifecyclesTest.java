@@ -4,6 +4,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.Sql;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
@@ -12,14 +14,12 @@ import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,8 +63,7 @@ class ConcurrentLifecyclesTest {
     @Test
     void anIntentWaitingForTheRowWorksOnTheNodeAsCommittedBeforeIt() throws Exception {
         try (Conductor conductor = Conductor.connect();
-                var other = DriverManager.getConnection(ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class),
-                        "ironflow", "ironflow")) {
+                var other = Sql.connect()) {
             String uuid = conductor.create(Map.of());
             other.setAutoCommit(false);
             other.createStatement().execute("UPDATE nodes SET extra = '{\"written\": \"meanwhile\"}' WHERE uuid = '" + uuid + "'");

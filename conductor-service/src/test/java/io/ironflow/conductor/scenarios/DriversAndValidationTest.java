@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.conductor.intents.ConductorIdentity;
+import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.ValidateNode;
@@ -19,8 +20,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,24 +29,12 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class DriversAndValidationTest {
+class DriversAndValidationTest extends ConductorScenario {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
     ConductorIdentity identity;
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
 
     @Test
     void theConductorRegistersItsDriversAtStartUp() throws Exception {

@@ -1,5 +1,7 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.Sql;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +12,6 @@ import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.events.IntentResult;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -42,10 +43,9 @@ class NeverWedgeTest {
         try (Conductor conductor = Conductor.connect()) {
             String stuck = conductor.create(Map.of());
             String other = conductor.create(Map.of());
-            String jdbc = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
             IntentResult answer;
             Instant sent;
-            try (var holder = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+            try (var holder = Sql.connect()) {
                 holder.setAutoCommit(false);
                 holder.createStatement().execute("SELECT 1 FROM nodes WHERE uuid = '" + stuck + "' FOR UPDATE");
                 sent = Instant.now();

@@ -1,5 +1,7 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,8 +17,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,19 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class NodeSettingsAndHistoryTest {
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
+class NodeSettingsAndHistoryTest extends ConductorScenario {
 
     @Test
     void traitsAreSetAddedRemovedAndCarriedInTheSnapshot() throws Exception {

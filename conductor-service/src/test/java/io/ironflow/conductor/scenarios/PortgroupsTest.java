@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -16,8 +17,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,19 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class PortgroupsTest {
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
+class PortgroupsTest extends ConductorScenario {
 
     @Test
     void portgroupsAreCreatedPatchedAndDeletedWithUniqueNamesAndAddresses() throws Exception {

@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,8 +17,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,19 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class PortsTest {
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
+class PortsTest extends ConductorScenario {
 
     @Test
     void portsAreCreatedPatchedAndDeletedWithUniqueAddresses() throws Exception {

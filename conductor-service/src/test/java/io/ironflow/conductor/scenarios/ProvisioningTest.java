@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,8 +16,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,19 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class ProvisioningTest {
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
+class ProvisioningTest extends ConductorScenario {
 
     @Test
     void everyVerbOfTheLifecycle() throws SQLException {

@@ -1,5 +1,7 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.ConductorScenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,21 +32,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
-class SecretsNowhereTest {
+class SecretsNowhereTest extends ConductorScenario {
 
     static final Logger LOG = Logger.getLogger(SecretsNowhereTest.class);
-
-    Conductor conductor;
-
-    @BeforeEach
-    void connect() {
-        conductor = Conductor.connect();
-    }
-
-    @AfterEach
-    void disconnect() {
-        conductor.close();
-    }
 
     @Test
     void aPlantedSecretIsMaskedInEveryRecordErrorAndLogLine() throws Exception {

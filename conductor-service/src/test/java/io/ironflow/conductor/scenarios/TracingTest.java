@@ -1,5 +1,6 @@
 package io.ironflow.conductor.scenarios;
 
+import io.ironflow.conductor.testing.Conductor;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -34,9 +34,10 @@ import org.jboss.logging.Logger;
  * a shutdown is not recorded as failed, it runs again then. deploy_site tags its revision at the end:
  * site-action-success, or site-action-failure once it got past validation.
  * <p>
- * Several instances may share one database: an action runs only under its lock ({@link ActionLocks}), and every
+ * Several instances may share one database: an action runs only under its lease ({@link ActionLeases}), renewed
+ * before every step (a lease lost meanwhile stops the run here: another instance has the action), and every
  * {@code resume-interval} each instance offers itself the unfinished actions nobody runs, which also takes over
- * the actions of an instance that died. A step's change and its events are stored together (the outbox).
+ * the actions of an instance that died once their leases expired. A step's change and its events are stored together (the outbox).
  */
 @ApplicationScoped
 public class ActionRunner {
@@ -65,7 +66,7 @@ public class ActionRunner {
     MeterRegistry metrics;
 
     @Inject
-    ActionLocks locks;
+    ActionLeases leases;
 
     @Inject
     OutboxRelay outbox;
@@ -104,7 +105,7 @@ public class ActionRunner {
         pool.shutdownNow();
     }
 
-    /** Offers this instance every unfinished action: those another instance runs stay locked and are passed over. */
+    /** Offers this instance every unfinished action: those another instance holds a lease on are passed over. */
     private void rescan() {
         try {
             store.unfinished().forEach(this::submit);
@@ -118,13 +119,13 @@ public class ActionRunner {
         if (running.add(id)) {
             pool.submit(() -> {
                 try {
-                    Optional<ActionLocks.Held> lock = locks.tryLock(id);
-                    if (lock.isEmpty()) {
+                    Optional<ActionLeases.Lease> lease = leases.tryTake(id);
+                    if (lease.isEmpty()) {
                         LOG.debugf("action %s runs on another instance", id);
                         return;
                     }
-                    try (ActionLocks.Held held = lock.get()) {
-                        run(id);
+                    try (ActionLeases.Lease held = lease.get()) {
+                        run(id, held);
                     }
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "action %s stopped on an unexpected error; it goes on at the next start", id);
@@ -135,8 +136,12 @@ public class ActionRunner {
         }
     }
 
-    private void run(String id) {
+    private void run(String id, ActionLeases.Lease lease) {
         while (!shuttingDown) {
+            if (!lease.renew()) {
+                LOG.warnf("action %s: this instance lost its lease (it could not renew it in time); another instance goes on", id);
+                return;
+            }
             Action action = store.find(id);
             if (action == null || Lifecycle.finished(action.lifecycle())) {
                 return;

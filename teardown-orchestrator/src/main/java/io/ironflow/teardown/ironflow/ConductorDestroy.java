@@ -6,6 +6,7 @@ import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.UpdateNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.function.Predicate;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -31,10 +33,11 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * {@code deleted}), whose automated cleaning erases every disk, then, once the node rests available (or
  * manageable, where a retired node goes), a {@code power off} intent. With {@code preserve-local-storage} an
  * update intent first sets Ironic's {@code properties.skip_block_devices} to the node's data disks
- * ({@link LocalDisks}), so the cleaning erases only the OS disk, and removes it again once the node is at rest
- * (an operator's own skip list is replaced for the while). The node is followed on Ironflow's API every
- * {@code destroy.poll-interval} up to {@code destroy.timeout}. Intent ids are derived from the action and the
- * node, so a step run again after a restart sends the same intents and the conductor answers them without
+ * ({@link LocalDisks}), so the cleaning erases only the OS disk, and once the node is at rest gives the node back
+ * the operator's own list ({@link OperatorSkipLists}; none: the list is removed). The node is followed on
+ * Ironflow's API every {@code destroy.poll-interval} up to {@code destroy.timeout}; an intent the conductor refuses
+ * ({@link IntentAnswers}) fails the step at once with the conductor's reason. Intent ids are derived from the action
+ * and the node, so a step run again after a restart sends the same intents and the conductor answers them without
  * applying them twice.
  */
 @ApplicationScoped
@@ -50,6 +53,12 @@ public class ConductorDestroy {
 
     @Inject
     IronflowNodes nodes;
+
+    @Inject
+    IntentAnswers answers;
+
+    @Inject
+    OperatorSkipLists skipLists;
 
     @Inject
     @Channel("node-intents")
@@ -76,14 +85,16 @@ public class ConductorDestroy {
                 keep.forEach(disk -> skip.addObject().put("name", disk));
                 ArrayNode patch = JSON.createArrayNode();
                 patch.addObject().put("op", "add").put("path", "/properties/" + SKIP).set("value", skip);
-                send(actionId, node, "skip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
-                node = awaitNode(name, deadline, done, "its data disks marked to skip",
+                skipLists.remember(actionId, name, node.document().path("properties").path(SKIP));
+                Sent marked = send(actionId, node, "skip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+                node = awaitNode(name, deadline, done, "its data disks marked to skip", marked,
                         n -> skip.equals(n.document().path("properties").path(SKIP)));
                 done.add(StatusMessage.info(name, "local storage preserved: cleaning skips " + String.join(", ", keep)));
             }
         }
+        Sent undeploy = null;
         if (DEPLOYED.contains(node.provisionState())) {
-            send(actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
+            undeploy = send(actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
             done.add(StatusMessage.info(name, "undeploy sent (" + node.provisionState() + "); automated cleaning erases every disk"));
         }
         while (!AT_REST.contains(node.provisionState())) {
@@ -91,45 +102,93 @@ public class ConductorDestroy {
                 throw failure(name, "node " + name + " went to " + node.provisionState()
                         + (node.lastError() == null ? "" : ": " + node.lastError()), done);
             }
+            requireAccepted(name, undeploy, done);
             if (Instant.now().isAfter(deadline)) {
                 throw failure(name, "node " + name + " is still " + node.provisionState() + " after " + timeout.toSeconds() + " s", done);
             }
             sleep(pollInterval);
             node = require(name);
         }
+        forget(undeploy);
         done.add(StatusMessage.info(name, "node " + name + " is " + node.provisionState()));
-        if (preserveLocalStorage && node.document().path("properties").has(SKIP)) {
-            ArrayNode patch = JSON.createArrayNode();
-            patch.addObject().put("op", "remove").put("path", "/properties/" + SKIP);
-            send(actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
-            node = awaitNode(name, deadline, done, "its skip list removed", n -> !n.document().path("properties").has(SKIP));
+        if (preserveLocalStorage) {
+            node = restoreSkipList(actionId, node, deadline, done);
         }
         if (!"power off".equals(node.powerState())) {
-            send(actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
+            Sent powerOff = send(actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
             while (!"power off".equals(node.powerState())) {
+                requireAccepted(name, powerOff, done);
                 if (Instant.now().isAfter(deadline)) {
                     throw failure(name, "node " + name + " is still " + node.powerState() + " after " + timeout.toSeconds() + " s", done);
                 }
                 sleep(pollInterval);
                 node = require(name);
             }
+            forget(powerOff);
         }
         done.add(StatusMessage.info(name, "node " + name + " powered off"));
         return done;
     }
 
-    /** Polls the node until {@code done} holds for it, up to the deadline. */
+    /**
+     * Gives the node back the skip list it had before this action replaced it: the operator's own, or none. A node
+     * whose list this action did not replace keeps whatever it has.
+     */
+    private IronflowNodes.NodeView restoreSkipList(String actionId, IronflowNodes.NodeView node, Instant deadline,
+            List<StatusMessage> done) {
+        Optional<JsonNode> original = skipLists.original(actionId, node.name());
+        if (original.isEmpty() || original.get().equals(node.document().path("properties").path(SKIP))) {
+            return node;
+        }
+        JsonNode before = original.get();
+        ArrayNode patch = JSON.createArrayNode();
+        if (before.isMissingNode()) {
+            patch.addObject().put("op", "remove").put("path", "/properties/" + SKIP);
+        } else {
+            patch.addObject().put("op", "add").put("path", "/properties/" + SKIP).set("value", before);
+        }
+        Sent restored = send(actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+        return awaitNode(node.name(), deadline, done, before.isMissingNode() ? "its skip list removed" : "the operator's skip list back",
+                restored, n -> before.equals(n.document().path("properties").path(SKIP)));
+    }
+
+    /**
+     * Polls the node until {@code reached} holds for it, up to the deadline; the conductor refusing
+     * {@code intent} ends the wait at once.
+     */
     private IronflowNodes.NodeView awaitNode(String name, Instant deadline, List<StatusMessage> done, String what,
-            Predicate<IronflowNodes.NodeView> reached) {
+            Sent intent, Predicate<IronflowNodes.NodeView> reached) {
         IronflowNodes.NodeView node = require(name);
         while (!reached.test(node)) {
+            requireAccepted(name, intent, done);
             if (Instant.now().isAfter(deadline)) {
                 throw failure(name, "node " + name + " does not have " + what + " after " + timeout.toSeconds() + " s", done);
             }
             sleep(pollInterval);
             node = require(name);
         }
+        forget(intent);
         return node;
+    }
+
+    /** Fails the step with the conductor's reason once it refused {@code intent} (null: nothing was sent). */
+    private void requireAccepted(String name, Sent intent, List<StatusMessage> done) {
+        Optional<IntentAnswers.Answer> answer = intent == null ? Optional.empty() : answers.answer(intent.id());
+        if (answer.isPresent() && !answer.get().accepted()) {
+            forget(intent);
+            throw failure(name, "the conductor refused the " + intent.what() + " intent for node " + name + " ("
+                    + answer.get().code() + "): " + answer.get().errorMessage(), done);
+        }
+    }
+
+    private void forget(Sent intent) {
+        if (intent != null) {
+            answers.forget(intent.id());
+        }
+    }
+
+    /** An intent this step sent: its id, and what it asks (skip-data-disks, undeploy, ...). */
+    private record Sent(String id, String what) {
     }
 
     private IronflowNodes.NodeView require(String name) {
@@ -140,18 +199,22 @@ public class ConductorDestroy {
         }
     }
 
-    private void send(String actionId, IronflowNodes.NodeView node, String what, Object command) {
+    /** Sends the intent; its answer is kept from before it is sent. */
+    private Sent send(String actionId, IronflowNodes.NodeView node, String what, Object command) {
         String intentId = UUID.nameUUIDFromBytes((actionId + "/" + node.uuid() + "/" + what).getBytes(StandardCharsets.UTF_8)).toString();
         NodeIntent intent = NodeIntent.newBuilder().setIntentId(intentId).setNodeUuid(node.uuid())
                 .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command)
                 // the service role with system scope: what the conductor lets the orchestrator do (docs/rbac.md)
                 .setPrincipal(IntentRules.toAvro(Principal.service("teardown-orchestrator"))).build();
+        answers.expect(intentId);
         try {
             intents.sendMessageAndAwait(Message.of(intent)
                     .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node.uuid()).build()));
         } catch (RuntimeException e) {
+            answers.forget(intentId);
             throw failure(node.name(), "the " + what + " intent could not be sent: " + e.getMessage(), List.of());
         }
+        return new Sent(intentId, what);
     }
 
     private static StepFailure failure(String node, String message, List<StatusMessage> done) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ironflow.conductor.domain.Drivers;
+import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.Rejection;
 import java.util.List;
 import java.util.Map;

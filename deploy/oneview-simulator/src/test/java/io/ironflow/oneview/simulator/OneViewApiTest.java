@@ -2,6 +2,7 @@ package io.ironflow.oneview.simulator;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
@@ -58,7 +59,11 @@ class OneViewApiTest {
             return !state.equals("New") && !state.equals("Running");
         });
         assertEquals(end, task[0].get("taskState"), () -> "task " + task[0]);
-        assertTrue(seen.contains("Running") || seen.size() == 1, "states seen " + seen);
+        // Polling may miss a phase on a loaded machine, but never sees a task go back (New, Running, then its end).
+        List<String> order = List.of("New", "Running", end);
+        for (int i = 1; i < seen.size(); i++) {
+            assertTrue(order.indexOf(seen.get(i - 1)) < order.indexOf(seen.get(i)), "states seen " + seen);
+        }
         return task[0];
     }
 
@@ -126,9 +131,10 @@ class OneViewApiTest {
         created.then().statusCode(202).body("taskState", equalTo("New")).body("category", equalTo("tasks"));
         String location = created.header("Location");
         assertTrue(location.startsWith("/rest/tasks/"), location);
-        // The hardware is taken at once; a second profile is refused.
+        // The hardware is taken at once; a second profile is refused. (On a loaded machine the 100 ms task may
+        // already have ended, so either state shows the hardware taken.)
         oneView(session).get("/rest/server-hardware/" + SH1).then().body("serverProfileUri", notNullValue())
-                .body("state", equalTo("ApplyingProfile"));
+                .body("state", anyOf(equalTo("ApplyingProfile"), equalTo("ProfileApplied")));
         Map<String, Object> other = new java.util.HashMap<>(profile);
         other.put("name", "other");
         oneView(session).body(other).post("/rest/server-profiles").then().statusCode(409)

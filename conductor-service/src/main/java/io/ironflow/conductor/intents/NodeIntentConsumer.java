@@ -1,8 +1,9 @@
-package io.ironflow.conductor.messaging;
+package io.ironflow.conductor.intents;
 
 import io.opentelemetry.context.Context;
 import io.smallrye.reactive.messaging.TracingMetadata;
-import io.ironflow.conductor.intents.IntentProcessor;
+import io.ironflow.conductor.messaging.NodeLanes;
+import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.ironflow.conductor.scenarios;
+package io.ironflow.conductor.testing;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,7 +15,6 @@ import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.schemas.Topic;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,78 +29,77 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Drives a conductor through Kafka only, as an operator's tools would through the API: each call sends one
- * intent and waits for its result; node rows are read straight from PostgreSQL.
+ * The conductor-service tests' one way to drive a conductor: through Kafka only, as an operator's tools would
+ * through the API. Each call sends one intent (built by {@link #intent}, as a system admin) and waits for its
+ * result; node rows are read straight from PostgreSQL, as the datasource's own user; waits are Awaitility's,
+ * bounded by {@link #WAIT}. Scenario tests get one per test from {@link ConductorScenario}.
  */
-final class Conductor implements AutoCloseable {
+public final class Conductor implements AutoCloseable {
 
     /** The conductor refuses intents that name no principal; these tests act as a system admin. */
-    static final io.ironflow.events.IntentPrincipal SYSTEM_ADMIN = io.ironflow.policy.IntentRules.toAvro(
+    public static final io.ironflow.events.IntentPrincipal SYSTEM_ADMIN = io.ironflow.policy.IntentRules.toAvro(
             new io.ironflow.policy.Principal("test", null, java.util.Set.of("admin"), true));
 
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    public static final Duration WAIT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KafkaTestClient kafka;
-    private final String jdbcUrl;
 
-    private Conductor(String bootstrapServers, String registryUrl, String jdbcUrl) {
+    private Conductor(String bootstrapServers, String registryUrl) {
         this.kafka = new KafkaTestClient(bootstrapServers, registryUrl);
-        this.jdbcUrl = jdbcUrl;
     }
 
     /** Connects to the Kafka, registry and PostgreSQL the test's conductor was configured with. */
-    static Conductor connect() {
+    public static Conductor connect() {
         Config config = ConfigProvider.getConfig();
         return new Conductor(config.getValue("kafka.bootstrap.servers", String.class),
-                config.getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class),
-                config.getValue("quarkus.datasource.jdbc.url", String.class));
+                config.getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
     }
 
-    String create(Map<String, Object> driverInfo) {
+    public String create(Map<String, Object> driverInfo) {
         String uuid = UUID.randomUUID().toString();
         IntentResult result = send(uuid, CreateNode.newBuilder().setDriver("fake-hardware").setDriverInfo(json(driverInfo)).build());
         assertEquals(201, result.getCode(), result.getErrorMessage());
         return uuid;
     }
 
-    IntentResult provision(String uuid, String target) {
+    public IntentResult provision(String uuid, String target) {
         return send(uuid, ProvisionAction.newBuilder().setTarget(target).build());
     }
 
-    IntentResult clean(String uuid, String cleanStepsJson) {
+    public IntentResult clean(String uuid, String cleanStepsJson) {
         return send(uuid, ProvisionAction.newBuilder().setTarget("clean").setCleanSteps(cleanStepsJson).build());
     }
 
-    IntentResult rescue(String uuid, String password) {
+    public IntentResult rescue(String uuid, String password) {
         return send(uuid, ProvisionAction.newBuilder().setTarget("rescue").setRescuePassword(password).build());
     }
 
-    IntentResult power(String uuid, String target) {
+    public IntentResult power(String uuid, String target) {
         return send(uuid, ChangePowerState.newBuilder().setTarget(target).build());
     }
 
-    IntentResult maintenance(String uuid, boolean on, String reason) {
+    public IntentResult maintenance(String uuid, boolean on, String reason) {
         return send(uuid, SetMaintenance.newBuilder().setMaintenance(on).setReason(reason).build());
     }
 
-    IntentResult patch(String uuid, String patchJson) {
+    public IntentResult patch(String uuid, String patchJson) {
         return send(uuid, UpdateNode.newBuilder().setPatch(patchJson).build());
     }
 
-    IntentResult delete(String uuid) {
+    public IntentResult delete(String uuid) {
         return send(uuid, new DeleteNode());
     }
 
     /** Sends a verb that must be accepted, then waits for the node to come to rest in {@code state}. */
-    void drive(String uuid, String target, String state) {
+    public void drive(String uuid, String target, String state) {
         IntentResult result = provision(uuid, target);
         assertEquals(202, result.getCode(), target + ": " + result.getErrorMessage());
         awaitState(uuid, state);
     }
 
-    IntentResult send(String uuid, Object command) {
+    public IntentResult send(String uuid, Object command) {
         NodeIntent intent = intent(uuid, command);
         kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
         return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
@@ -111,7 +109,7 @@ final class Conductor implements AutoCloseable {
     }
 
     /** Sends every intent at once (keyed by node uuid) and answers each one's result, by intentId. */
-    Map<String, IntentResult> sendAll(List<NodeIntent> intents) {
+    public Map<String, IntentResult> sendAll(List<NodeIntent> intents) {
         intents.forEach(intent -> kafka.send(Topic.NODE_INTENTS.topicName(), intent.getNodeUuid(), intent));
         Set<String> ids = new HashSet<>(intents.stream().map(NodeIntent::getIntentId).toList());
         Map<String, IntentResult> results = new HashMap<>();
@@ -126,7 +124,7 @@ final class Conductor implements AutoCloseable {
         return results;
     }
 
-    static NodeIntent intent(String uuid, Object command) {
+    public static NodeIntent intent(String uuid, Object command) {
         return NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(uuid)
@@ -138,40 +136,35 @@ final class Conductor implements AutoCloseable {
     }
 
     /** Every record {@code topic} holds now, values as the bytes on the wire. */
-    List<byte[]> recordsOn(String topic) {
+    public List<byte[]> recordsOn(String topic) {
         return kafka.readAllRaw(topic, WAIT).stream().map(ConsumerRecord::value).toList();
     }
 
-    void awaitState(String uuid, String state) {
+    public void awaitState(String uuid, String state) {
         await().atMost(WAIT).untilAsserted(() -> assertEquals(state, column(uuid, "provision_state"),
                 "last_error: " + column(uuid, "last_error")));
     }
 
     /** Every transition announced for the node, in order. */
-    List<NodeEvent> events(String uuid, int atLeast) {
+    public List<NodeEvent> events(String uuid, int atLeast) {
         return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT,
                         records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= atLeast)
                 .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
     }
 
-    String column(String uuid, String expression) throws SQLException {
+    public String column(String uuid, String expression) throws SQLException {
         return query("SELECT " + expression + " FROM nodes WHERE uuid = '" + uuid + "'");
     }
 
-    String query(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
-                var rs = connection.createStatement().executeQuery(sql)) {
-            return rs.next() ? rs.getString(1) : null;
-        }
+    public String query(String sql) throws SQLException {
+        return Sql.query(sql);
     }
 
-    void execute(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow")) {
-            connection.createStatement().execute(sql);
-        }
+    public void execute(String sql) throws SQLException {
+        Sql.execute(sql);
     }
 
-    static String json(Object value) {
+    public static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);
         } catch (Exception e) {

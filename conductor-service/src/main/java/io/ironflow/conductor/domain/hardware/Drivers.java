@@ -1,8 +1,6 @@
-package io.ironflow.conductor.domain;
+package io.ironflow.conductor.domain.hardware;
 
-import io.ironflow.conductor.domain.hardware.FakeHardware;
-import io.ironflow.conductor.domain.hardware.HardwareDriver;
-import io.ironflow.conductor.domain.hardware.OneViewHardware;
+import io.ironflow.conductor.domain.Rejection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.ironflow.conductor.intents;
+package io.ironflow.conductor.work;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.InetAddress;

@@ -1,0 +1,21 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.events.NodeIntent;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * What one intent command does to a node, inside the intent's transaction. A handler is a bean; {@link NodeCommands}
+ * finds it by {@link #command()}, so adding a command is adding a handler. Contract: every check runs before the
+ * node is reserved or touched, so a refused command (a {@code Rejection}, thrown or failed) changes nothing; a node
+ * someone else holds fails with {@link NodeBusy}, which the caller retries.
+ *
+ * @param <T> the command's class, as the intent schema names it
+ */
+interface CommandHandler<T> {
+
+    /** The command class this handler applies; one handler per class. */
+    Class<T> command();
+
+    /** Applies {@code command}, which {@code intent} carries, and answers the outcome. */
+    Uni<Outcome> apply(NodeIntent intent, T command);
+}

@@ -1,0 +1,86 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.conductor.domain.NodeNames;
+import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.conductor.work.NodeChange;
+import io.ironflow.conductor.work.ConductorIdentity;
+import io.ironflow.events.NodeIntent;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The steps every command on an existing node shares: load the node locked, take its reservation (Ironic's
+ * reserve_node), apply the edit, give the reservation back and announce the change, all in the intent's
+ * transaction. A node that does not exist is 404; a node someone holds fails with {@link NodeBusy}.
+ */
+@ApplicationScoped
+class NodeEdits {
+
+    private final ConductorIdentity conductor;
+
+    NodeEdits(ConductorIdentity conductor) {
+        this.conductor = conductor;
+    }
+
+    String conductor() {
+        return conductor.name();
+    }
+
+    /** The intent's node, loaded FOR UPDATE, as the change this intent makes to it. */
+    Uni<NodeChange> locked(NodeIntent intent) {
+        UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
+        // The row lock serialises this transaction with every other writer of the node (call-backs, periodic
+        // tasks, another conductor); the reservation column says whether a longer-running holder has it.
+        return NodeEntity.<NodeEntity>findById(uuid, LockModeType.PESSIMISTIC_WRITE).map(node -> {
+            if (node == null) {
+                throw Rejection.notFound("Node " + uuid + " could not be found.");
+            }
+            return new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name());
+        });
+    }
+
+    /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */
+    Uni<Outcome> whileReserved(NodeChange change, Consumer<NodeEntity> edit, int code) {
+        NodeEntity node = change.node();
+        return reserve(node).flatMap(x -> {
+            edit.accept(node);
+            node.reservation = null;
+            change.touched();
+            return change.announce();
+        }).replaceWith(() -> Outcome.done(code, node));
+    }
+
+    /**
+     * As {@link #whileReserved}, for an edit that also writes other tables (ports): its checks throw a Rejection
+     * before anything is written, and the reservation is taken only once they pass.
+     */
+    Uni<Outcome> whileReservedAsync(NodeChange change, Function<NodeEntity, Uni<Void>> edit, int code) {
+        NodeEntity node = change.node();
+        if (node.reservation != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        }
+        return edit.apply(node).flatMap(x -> {
+            node.reservation = null;
+            change.touched();
+            return change.announce();
+        }).replaceWith(() -> Outcome.done(code, node));
+    }
+
+    /**
+     * Ironic's reserve_node for a node this transaction has loaded FOR UPDATE: nobody else can take it before
+     * commit, so a free one is taken in memory (and given back before the transaction ends); a node someone
+     * holds is retried by the caller.
+     */
+    Uni<Void> reserve(NodeEntity node) {
+        if (node.reservation != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        }
+        node.reservation = conductor.name();
+        return Uni.createFrom().voidItem();
+    }
+}

@@ -1,0 +1,89 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.conductor.domain.Operation;
+import io.ironflow.conductor.domain.ProvisionEvent;
+import io.ironflow.conductor.domain.ProvisionRequest;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.domain.hardware.ManualClean;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.conductor.work.NodeChange;
+import io.ironflow.conductor.work.NodeWork;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * {@link ProvisionAction}: a verb the node's state does not allow is refused as {@link ProvisionRequest#decide}
+ * rules (409 while someone holds the node), malformed clean steps are 400; an allowed one fires the state machine
+ * and, when it enters a working state, starts the work (which may park the node until the hardware calls back);
+ * an abort of a step that cannot be interrupted takes effect after the step; 202.
+ */
+@ApplicationScoped
+class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
+
+    private final NodeEdits edits;
+    private final NodeWork work;
+
+    ProvisionActionHandler(NodeEdits edits, NodeWork work) {
+        this.edits = edits;
+        this.work = work;
+    }
+
+    @Override
+    public Class<ProvisionAction> command() {
+        return ProvisionAction.class;
+    }
+
+    @Override
+    public Uni<Outcome> apply(NodeIntent intent, ProvisionAction action) {
+        return edits.locked(intent).flatMap(change -> provision(change, action));
+    }
+
+    private Uni<Outcome> provision(NodeChange change, ProvisionAction action) {
+        NodeEntity node = change.node();
+        ProvisionState state = change.state();
+        String cleanSteps = action.getCleanSteps();
+        ProvisionRequest.NodeFacts idle = new ProvisionRequest.NodeFacts(node.uuid.toString(), state, null,
+                node.maintenance, node.retired);
+        ProvisionRequest.Start start;
+        try {
+            start = ProvisionRequest.decide(idle, action.getTarget(), cleanSteps != null, action.getRescuePassword());
+        } catch (Rejection refused) {
+            if (node.reservation != null && refused.code() == 400) {
+                throw new NodeBusy(node.uuid.toString(), node.reservation).asRejection(); // Ironic: 409 for a node being worked on
+            }
+            throw refused;
+        }
+        if (cleanSteps != null) {
+            ManualClean.parse(cleanSteps); // the schema is checked now (400); the driver's catalogue when cleaning runs
+        }
+        return edits.reserve(node).map(x -> {
+            node.lastError = null;
+            if (start.event() == ProvisionEvent.ABORT && state == ProvisionState.CLEAN_WAIT && !abortableNow(node)) {
+                // Ironic: a step that cannot be interrupted finishes first; the abort takes effect after it.
+                work.abortAfterStep(node);
+                node.reservation = null;
+                change.touched();
+                return Outcome.done(202, node);
+            }
+            ProvisionState entered = change.fire(start.event());
+            node.targetProvisionState = start.target() == null ? entered.targetOnEntry(null) : start.target().wire();
+            if (start.event() == ProvisionEvent.ABORT) {
+                work.aborted(node, state);
+            }
+            boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
+            if (working) {
+                work.prepare(node, cleanSteps);
+                return Outcome.parked(node, work.run(change)); // null unless a step parked the node
+            }
+            node.reservation = null;
+            return Outcome.done(202, node);
+        }).call(change::announce);
+    }
+
+    private static boolean abortableNow(NodeEntity node) {
+        return node.cleanStep == null || Boolean.TRUE.equals(node.cleanStep.get("abortable"));
+    }
+}

@@ -1,0 +1,34 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.conductor.domain.NodeSettings;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.SetBootMode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * {@link SetBootMode}: an unknown boot mode is 400 and changes nothing; a known one is set as
+ * {@link ManagementSettings#setBootMode} rules; 202.
+ */
+@ApplicationScoped
+class SetBootModeHandler implements CommandHandler<SetBootMode> {
+
+    private final NodeEdits edits;
+
+    SetBootModeHandler(NodeEdits edits) {
+        this.edits = edits;
+    }
+
+    @Override
+    public Class<SetBootMode> command() {
+        return SetBootMode.class;
+    }
+
+    @Override
+    public Uni<Outcome> apply(NodeIntent intent, SetBootMode command) {
+        return edits.locked(intent).flatMap(change -> {
+            NodeSettings.requireValidBootMode(command.getTarget());
+            return edits.whileReserved(change, node -> ManagementSettings.setBootMode(node, command.getTarget()), 202);
+        });
+    }
+}

@@ -1,0 +1,30 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.events.SetMaintenance;
+import io.ironflow.events.NodeIntent;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** {@link SetMaintenance}: sets or clears maintenance; the reason is kept only while in maintenance; 202. */
+@ApplicationScoped
+class SetMaintenanceHandler implements CommandHandler<SetMaintenance> {
+
+    private final NodeEdits edits;
+
+    SetMaintenanceHandler(NodeEdits edits) {
+        this.edits = edits;
+    }
+
+    @Override
+    public Class<SetMaintenance> command() {
+        return SetMaintenance.class;
+    }
+
+    @Override
+    public Uni<Outcome> apply(NodeIntent intent, SetMaintenance command) {
+        return edits.locked(intent).flatMap(change -> edits.whileReserved(change, node -> {
+            node.maintenance = command.getMaintenance();
+            node.maintenanceReason = command.getMaintenance() ? command.getReason() : null;
+        }, 202));
+    }
+}

@@ -1,0 +1,117 @@
+package io.ironflow.conductor.intents;
+
+import io.ironflow.conductor.domain.hardware.Drivers;
+import io.ironflow.conductor.domain.NodeNames;
+import io.ironflow.conductor.domain.NodePatch;
+import io.ironflow.conductor.domain.NodeSettings;
+import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.conductor.work.NodeChange;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.UpdateNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@link UpdateNode}: applies a JSON patch to the node's writable fields ({@link NodePatch}); a patch that breaks a
+ * rule (a malformed name or shard, retiring an available node, a retired reason without retired, a name taken,
+ * driver_info of a driver not enabled) is refused and changes nothing; 200.
+ */
+@ApplicationScoped
+class UpdateNodeHandler implements CommandHandler<UpdateNode> {
+
+    private final NodeEdits edits;
+
+    UpdateNodeHandler(NodeEdits edits) {
+        this.edits = edits;
+    }
+
+    @Override
+    public Class<UpdateNode> command() {
+        return UpdateNode.class;
+    }
+
+    @Override
+    public Uni<Outcome> apply(NodeIntent intent, UpdateNode command) {
+        return edits.locked(intent).flatMap(change -> update(change, command));
+    }
+
+    private Uni<Outcome> update(NodeChange change, UpdateNode command) {
+        NodeEntity node = change.node();
+        Map<String, Object> document = writable(node);
+        NodePatch.apply(document, command.getPatch());
+        boolean retired = Boolean.TRUE.equals(document.get("retired"));
+        if (document.get("retired") != null && !(document.get("retired") instanceof Boolean)) {
+            throw Rejection.badRequest("Invalid input for field/attribute retired. Value: '" + document.get("retired") + "'. Expected a boolean.");
+        }
+        if (retired && !node.retired && ProvisionState.AVAILABLE.wire().equals(node.provisionState)) {
+            throw Rejection.conflict("The node " + node.uuid + " can not be retired in provision state available;"
+                    + " move it to manageable first.");
+        }
+        if (!retired) {
+            if (document.get("retired_reason") != null && !document.get("retired_reason").equals(node.retiredReason)) {
+                throw Rejection.badRequest("Cannot set retired_reason without setting retired on node " + node.uuid + ".");
+            }
+            document.put("retired_reason", null); // unsetting retired clears the reason
+        }
+        String name = (String) document.get("name");
+        NodeNames.requireValidName(name);
+        NodeSettings.requireValidShard((String) document.get("shard"));
+        if (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo)) {
+            Drivers.requireEnabled(node.driver);
+        }
+        Uni<Boolean> nameTaken = name == null || name.equals(node.name) ? Uni.createFrom().item(false) : NodeEntity.nameTaken(name);
+        return nameTaken.flatMap(taken -> {
+            if (taken) {
+                throw Rejection.conflict("A node with name " + name + " already exists.");
+            }
+            return edits.whileReserved(change, n -> write(n, document), 200);
+        });
+    }
+
+    private static Map<String, Object> writable(NodeEntity node) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("name", node.name);
+        document.put("description", node.description);
+        document.put("driver_info", new LinkedHashMap<>(node.driverInfo));
+        document.put("properties", new LinkedHashMap<>(node.properties));
+        document.put("extra", new LinkedHashMap<>(node.extra));
+        document.put("instance_info", new LinkedHashMap<>(node.instanceInfo));
+        document.put("instance_uuid", node.instanceUuid == null ? null : node.instanceUuid.toString());
+        document.put("resource_class", node.resourceClass);
+        document.put("owner", node.owner);
+        document.put("lessee", node.lessee);
+        document.put("automated_clean", node.automatedClean);
+        document.put("conductor_group", node.conductorGroup);
+        document.put("retired", node.retired);
+        document.put("retired_reason", node.retiredReason);
+        document.put("network_data", new LinkedHashMap<>(node.networkData));
+        document.put("shard", node.shard);
+        return document;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void write(NodeEntity node, Map<String, Object> document) {
+        node.name = (String) document.get("name");
+        node.description = (String) document.get("description");
+        node.driverInfo = new HashMap<>((Map<String, Object>) document.get("driver_info"));
+        node.properties = new HashMap<>((Map<String, Object>) document.get("properties"));
+        node.extra = new HashMap<>((Map<String, Object>) document.get("extra"));
+        node.instanceInfo = new HashMap<>((Map<String, Object>) document.get("instance_info"));
+        Object instance = document.get("instance_uuid");
+        node.instanceUuid = instance == null ? null : NodeNames.requireUuid(instance.toString());
+        node.resourceClass = (String) document.get("resource_class");
+        node.owner = (String) document.get("owner");
+        node.lessee = (String) document.get("lessee");
+        node.automatedClean = (Boolean) document.get("automated_clean");
+        node.conductorGroup = document.get("conductor_group") == null ? "" : (String) document.get("conductor_group");
+        node.retired = Boolean.TRUE.equals(document.get("retired"));
+        node.retiredReason = (String) document.get("retired_reason");
+        node.networkData = new HashMap<>((Map<String, Object>) document.get("network_data"));
+        node.shard = (String) document.get("shard");
+    }
+}

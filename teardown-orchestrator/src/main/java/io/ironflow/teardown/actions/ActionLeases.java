@@ -1,0 +1,161 @@
+package io.ironflow.teardown.actions;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * At most one orchestrator instance runs an action: it runs it under a lease, a row of {@code action_leases} with
+ * an owner (this instance's id) and an expiry. A lease is taken when there is none, it has expired, or this
+ * instance holds it already; a heartbeat renews every lease this instance holds ({@code lease-ttl} / 3); the run
+ * gives it up at its end. An instance that dies, or loses the database for longer than {@code lease-ttl}, loses its
+ * leases, and another instance's rescan takes the actions over; the instance that lost a lease learns it at its next
+ * renewal ({@link Lease#renew}) and stops running that action. Each statement borrows a pooled connection for its own
+ * length only, so any number of actions can run on a small pool, and a failed release leaves no connection in a
+ * strange state: the lease simply expires.
+ */
+@ApplicationScoped
+public class ActionLeases {
+
+    private static final Logger LOG = Logger.getLogger(ActionLeases.class);
+
+    private final DataSource db;
+    private final String owner;
+    private final Duration ttl;
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private ScheduledExecutorService heartbeat;
+
+    @Inject
+    ActionLeases(DataSource db, @ConfigProperty(name = "ironflow.teardown.lease-ttl") Duration ttl,
+            @ConfigProperty(name = "ironflow.teardown.instance-id") Optional<String> instanceId) {
+        this(db, instanceId.orElseGet(ActionLeases::defaultInstanceId), ttl);
+    }
+
+    /** Leases of the instance {@code owner}; its heartbeat is {@link #renewHeld} (the bean runs it on a timer). */
+    public ActionLeases(DataSource db, String owner, Duration ttl) {
+        this.db = db;
+        this.owner = owner;
+        this.ttl = ttl;
+    }
+
+    /** A lease this instance holds on one action; closing it gives it up. */
+    public final class Lease implements AutoCloseable {
+
+        private final String actionId;
+
+        private Lease(String actionId) {
+            this.actionId = actionId;
+        }
+
+        /** Extends the lease by {@code lease-ttl}; false when it was lost (it expired and another instance took it). */
+        public boolean renew() {
+            boolean kept = update("UPDATE action_leases SET expires_at = now() + make_interval(secs => ?)"
+                    + " WHERE action_id = ? AND owner = ?", seconds(), actionId, owner) == 1;
+            if (!kept) {
+                held.remove(actionId);
+            }
+            return kept;
+        }
+
+        @Override
+        public void close() {
+            held.remove(actionId);
+            try {
+                update("DELETE FROM action_leases WHERE action_id = ? AND owner = ?", actionId, owner);
+            } catch (IllegalStateException e) {
+                LOG.warnf("action %s: giving its lease up failed (it expires within %s): %s", actionId, ttl, e.getMessage());
+            }
+        }
+    }
+
+    public String owner() {
+        return owner;
+    }
+
+    /** The lease on action {@code id}, or empty while another instance holds one that has not expired. */
+    public Optional<Lease> tryTake(String id) {
+        int taken = update("INSERT INTO action_leases (action_id, owner, expires_at) VALUES (?, ?, now() + make_interval(secs => ?))"
+                + " ON CONFLICT (action_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at"
+                + " WHERE action_leases.expires_at < now() OR action_leases.owner = EXCLUDED.owner", id, owner, seconds());
+        if (taken != 1) {
+            return Optional.empty();
+        }
+        held.add(id);
+        return Optional.of(new Lease(id));
+    }
+
+    /** The heartbeat: renews every lease this instance holds, in one statement; answers how many it kept. */
+    public int renewHeld() {
+        if (held.isEmpty()) {
+            return 0;
+        }
+        return update("UPDATE action_leases SET expires_at = now() + make_interval(secs => ?)"
+                + " WHERE owner = ? AND action_id = ANY (?)", seconds(), owner, held.toArray(String[]::new));
+    }
+
+    void start(@Observes StartupEvent started) {
+        heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "teardown-lease-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = Math.max(1, ttl.toMillis() / 3);
+        heartbeat.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        if (heartbeat != null) {
+            heartbeat.shutdownNow();
+        }
+    }
+
+    private void beat() {
+        try {
+            renewHeld();
+        } catch (RuntimeException e) {
+            LOG.warnf("renewing this instance's action leases failed (they expire after %s): %s", ttl, e.getMessage());
+        }
+    }
+
+    private double seconds() {
+        return ttl.toMillis() / 1000.0;
+    }
+
+    private int update(String sql, Object... values) {
+        try (Connection c = db.getConnection(); PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                statement.setObject(i + 1, values[i] instanceof String[] array ? c.createArrayOf("text", array) : values[i]);
+            }
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("action leases: " + e.getMessage(), e);
+        }
+    }
+
+    // Unique per process: two instances on one host, or a restart, never share leases by accident.
+    private static String defaultInstanceId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "teardown";
+        }
+        return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

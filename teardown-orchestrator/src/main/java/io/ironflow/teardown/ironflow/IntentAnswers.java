@@ -1,0 +1,48 @@
+package io.ironflow.teardown.ironflow;
+
+import org.apache.avro.generic.GenericRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * The conductor's answers to the intents this instance sends, read from ironflow.intent-results (a consumer group
+ * of this instance's own, from the end; results of other senders' intents are passed over). A caller says which
+ * intent it waits for before sending it ({@link #expect}), looks whether it was answered ({@link #answer}) while it
+ * follows the node, and forgets it after. Results are read as generic records (the fields of {@code IntentResult}
+ * this needs), so no generated class has to be loaded on the consumer's thread. An answer that arrives while nobody waits is dropped: the node itself
+ * still shows what happened, so a missed answer only means a refusal is noticed at the caller's deadline.
+ */
+@ApplicationScoped
+public class IntentAnswers {
+
+    /** The conductor's answer: accepted, or refused with its code and reason. */
+    public record Answer(boolean accepted, int code, String errorMessage) {
+    }
+
+    private final Map<String, Optional<Answer>> awaited = new ConcurrentHashMap<>();
+
+    @Incoming("intent-results")
+    void answered(GenericRecord result) {
+        Object error = result.get("errorMessage");
+        Answer answer = new Answer((Boolean) result.get("accepted"), (Integer) result.get("code"),
+                error == null ? null : error.toString());
+        awaited.computeIfPresent(result.get("intentId").toString(), (id, none) -> Optional.of(answer));
+    }
+
+    /** From now on, the answer to intent {@code intentId} is kept until {@link #forget}. */
+    public void expect(String intentId) {
+        awaited.putIfAbsent(intentId, Optional.empty());
+    }
+
+    /** The conductor's answer to {@code intentId}, once it came. */
+    public Optional<Answer> answer(String intentId) {
+        return awaited.getOrDefault(intentId, Optional.empty());
+    }
+
+    public void forget(String intentId) {
+        awaited.remove(intentId);
+    }
+}
