@@ -262,7 +262,7 @@ class NodeIntentsTest {
 
     /** The version of the newest migration script (V<version>__*.sql). */
     private String queryOne(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
                 var rs = connection.createStatement().executeQuery(sql)) {
             assertTrue(rs.next());
             return rs.getString(1);

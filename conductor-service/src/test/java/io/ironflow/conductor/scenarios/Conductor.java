@@ -159,14 +159,14 @@ final class Conductor implements AutoCloseable {
     }
 
     String query(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow");
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
                 var rs = connection.createStatement().executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         }
     }
 
     void execute(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", "ironflow")) {
+        try (var connection = DriverManager.getConnection(jdbcUrl, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class))) {
             connection.createStatement().execute(sql);
         }
     }

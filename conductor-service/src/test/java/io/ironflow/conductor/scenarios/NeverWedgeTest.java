@@ -45,7 +45,7 @@ class NeverWedgeTest {
             String jdbc = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
             IntentResult answer;
             Instant sent;
-            try (var holder = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+            try (var holder = DriverManager.getConnection(jdbc, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class))) {
                 holder.setAutoCommit(false);
                 holder.createStatement().execute("SELECT 1 FROM nodes WHERE uuid = '" + stuck + "' FOR UPDATE");
                 sent = Instant.now();

@@ -33,11 +33,14 @@ public final class LocalStack {
 
     private static final Duration SERVICE_START = Duration.ofSeconds(120);
     private static final String KUBE_MOCK = "kube-mock";
+    /** The OneView simulator's seeded administrator password (deploy/oneview-simulator's inventory.json): a stand-in's. */
+    private static final String SIMULATOR_PASSWORD = "ironflow";
 
     private final StackOptions options;
     private final List<Supervisor> services = new ArrayList<>();
     private Infrastructure infrastructure;
     private EtcdCluster etcd;
+    private StackAuth auth;
     private volatile boolean stopping;
 
     private LocalStack(StackOptions options) {
@@ -88,6 +91,7 @@ public final class LocalStack {
         });
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
+            auth = StackAuth.prepare(options.auth(), options.dataDir(), options.usersFile(), options.rolesFile());
             infrastructure = Infrastructure.start(options.infrastructureSettings());
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
@@ -131,7 +135,7 @@ public final class LocalStack {
             List<Future<ChildJvm>> starting = new ArrayList<>();
             for (String name : names) {
                 Supervisor supervisor = new Supervisor(name, () -> ChildJvm.start(name, options.serviceJar(name),
-                        serviceJvmOptions(options.serviceJar(name)), serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log")),
+                        serviceJvmOptions(options.serviceJar(name)), serviceConfig(name), serviceEnvironment(name), options.dataDir().resolve("logs").resolve(name + ".log")),
                         URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/live"),
                         Supervisor.Policy.of(options.livenessTimeout()), line -> {
                             System.err.println(line);
@@ -182,9 +186,26 @@ public final class LocalStack {
         kubeMock.start().awaitReady(nodes, SERVICE_START);
     }
 
+    /** A service's secrets: the database's, and the API's service account for the teardown orchestrator, which calls it. */
+    private Map<String, String> serviceEnvironment(String name) {
+        Map<String, String> environment = new LinkedHashMap<>(infrastructure.serviceEnvironment());
+        if (name.equals(StackOptions.TEARDOWN)) {
+            environment.putAll(auth.serviceEnvironment());
+        }
+        if (name.equals(StackOptions.ONEVIEW)) {
+            // the stack's OneView is the simulator, whose seeded administrator this is (a real appliance's comes from
+            // the operator's environment or config)
+            environment.put("IRONFLOW_ONEVIEW_PASSWORD", SIMULATOR_PASSWORD);
+        }
+        return environment;
+    }
+
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        if (name.equals(StackOptions.API)) {
+            config.putAll(auth.apiConfig());
+        }
         if (name.equals(StackOptions.TEARDOWN)) {
             config.put("ironflow.teardown.kubernetes.url", "http://127.0.0.1:" + options.port(StackOptions.KUBERNETES));
             config.put("ironflow.teardown.etcd.endpoints", String.join(",",
@@ -207,6 +228,7 @@ public final class LocalStack {
 
                 Ironflow is up in %.1f s. Data: %s, logs: %s
                   API (Ironic v1)        http://127.0.0.1:%d/v1
+                  Authentication         %s
                   api-service            http://127.0.0.1:%d/q/health
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
@@ -217,17 +239,17 @@ public final class LocalStack {
                   etcd (node-0..2)       %s
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
-                  PostgreSQL             %s (user ironflow, password ironflow)
+                  PostgreSQL             %s (user ironflow; passwords in %s)
                 Press Ctrl-C to stop.
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
-                options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
+                options.port(StackOptions.API), auth.describe(), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
                 options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
                 options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES),
                 String.join(",", options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
-                infrastructure.postgres().jdbcUrl());
+                infrastructure.postgres().jdbcUrl(), infrastructure.postgres().secretsFile());
         System.out.flush();
     }
 

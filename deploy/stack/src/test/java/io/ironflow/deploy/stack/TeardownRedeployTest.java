@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.TestInstance;
  * The issue's "done when" in the local stack: a redeploy_server action for an active node runs every step against
  * the seeded Kubernetes stand-in, the stack's etcd and the real conductor; the teardown-orchestrator is killed
  * with SIGKILL while the destroy step runs, the launcher restarts it, and the restarted orchestrator finishes the
- * action from that step. The node ends available and powered off, its Kubernetes Node gone.
+ * action from that step. The node ends available and powered off, its Kubernetes Node gone. The stack runs with
+ * {@code --auth http_basic}: the test calls the API as the generated admin, the orchestrator as its service account.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TeardownRedeployTest {
@@ -37,7 +39,9 @@ class TeardownRedeployTest {
 
     @BeforeAll
     void up() throws Exception {
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
+        // With authentication on: the orchestrator reads nodes from the API as the stack's service account.
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of(), List.of("--auth", "http_basic"))
+                .awaitUp(Duration.ofSeconds(240));
     }
 
     @AfterAll
@@ -118,9 +122,9 @@ class TeardownRedeployTest {
         return null;
     }
 
-    private HttpRequest ironic(String method, String path, String body) {
+    private HttpRequest ironic(String method, String path, String body) throws java.io.IOException {
         return request(stack.api() + path, method, body).header("X-OpenStack-Ironic-API-Version", "latest")
-                .header("Content-Type", "application/json").build();
+                .header("Authorization", stack.basic("admin")).header("Content-Type", "application/json").build();
     }
 
     private HttpRequest teardown(String method, String path, String body) {
