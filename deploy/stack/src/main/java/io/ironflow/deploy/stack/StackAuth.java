@@ -60,16 +60,16 @@ final class StackAuth {
             new User("member", "member", DEMO_PROJECT), new User(SERVICE_USER, "service", null));
 
     private final AuthStrategy strategy;
-    private final Map<String, String> apiConfig;
+    private final Map<String, String> serviceConfig;
     private final Map<String, String> serviceEnvironment;
     private final Path credentials;
     private final Path operatorUsers;
 
-    private StackAuth(AuthStrategy strategy, Map<String, String> apiConfig, Map<String, String> serviceEnvironment,
+    private StackAuth(AuthStrategy strategy, Map<String, String> serviceConfig, Map<String, String> serviceEnvironment,
             Path credentials, Path operatorUsers) {
         this.strategy = strategy;
         this.operatorUsers = operatorUsers;
-        this.apiConfig = apiConfig;
+        this.serviceConfig = serviceConfig;
         this.serviceEnvironment = serviceEnvironment;
         this.credentials = credentials;
     }
@@ -180,9 +180,9 @@ final class StackAuth {
         return strategy;
     }
 
-    /** The API's {@code ironflow.auth.*} configuration: file paths and the strategy, nothing secret. */
-    Map<String, String> apiConfig() {
-        return apiConfig;
+    /** The services' {@code ironflow.auth.*} configuration: file paths and the strategy, nothing secret. */
+    Map<String, String> serviceConfig() {
+        return serviceConfig;
     }
 
     /** The service account's credentials, for the environment of the teardown orchestrator (it calls the API). */

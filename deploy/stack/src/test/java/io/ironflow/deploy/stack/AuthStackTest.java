@@ -124,6 +124,34 @@ class AuthStackTest {
     }
 
     @Test
+    @Order(2)
+    void theOrchestratorAndTheAllocatorAuthenticateLikeTheApiButAnswerInTheirOwnFormat() throws Exception {
+        String teardown = "http://127.0.0.1:" + stack.ports.get("teardown");
+        HttpResponse<String> refused = send(teardown + "/api/v1.0/actions", "GET", null);
+        assertEquals(401, refused.statusCode(), refused.body());
+        assertTrue(refused.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"));
+        JsonNode status = JSON.readTree(refused.body());
+        assertEquals("Status", status.path("kind").asText(), "Airship's status document: " + refused.body());
+        assertEquals("Failure", status.path("status").asText());
+        assertEquals(401, status.path("code").asInt());
+        assertEquals(200, send(teardown + "/api/v1.0/actions", "GET", stack.basic("reader")).statusCode());
+        HttpResponse<String> write = send(teardown + "/api/v1.0/actions", "POST", stack.basic("reader"));
+        assertEquals(403, write.statusCode(), write.body());
+        assertEquals(403, JSON.readTree(write.body()).path("code").asInt());
+        assertEquals(403, send(teardown + "/api/v1.0/actions", "GET", stack.basic("member")).statusCode(),
+                "a project's member has no business with the site");
+        assertEquals(200, send(teardown + "/q/health/live", "GET", null).statusCode());
+
+        String allocator = "http://127.0.0.1:" + stack.ports.get("oneview");
+        HttpResponse<String> admin = send(allocator + "/admin/migrate-to-dynamic-allocation", "POST", null);
+        assertEquals(401, admin.statusCode(), admin.body());
+        assertTrue(JSON.readTree(admin.body()).has("error"), admin.body());
+        assertEquals(401, send(allocator + "/q/metrics", "GET", null).statusCode());
+        assertEquals(200, send(allocator + "/q/metrics", "GET", stack.basic("reader")).statusCode());
+        assertEquals(200, send(allocator + "/q/health/ready", "GET", null).statusCode());
+    }
+
+    @Test
     @Order(3)
     void theAdminDrivesANodeThroughItsLifeWithTheCli() throws Exception {
         JsonNode owned = cli("admin", "baremetal", "node", "create", "--driver", "fake-hardware", "--name", "owned",
@@ -279,6 +307,17 @@ class AuthStackTest {
                 return "<unreadable: " + e + ">";
             }
         });
+    }
+
+    private HttpResponse<String> send(String url, String method, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        answers.add(response.body());
+        return response;
     }
 
     private HttpResponse<String> get(String path, String authorization) throws Exception {

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.TestInstance;
  * the seeded Kubernetes stand-in, the stack's etcd and the real conductor; the teardown-orchestrator is killed
  * with SIGKILL while the destroy step runs, the launcher restarts it, and the restarted orchestrator finishes the
  * action from that step. The node ends available and powered off, its Kubernetes Node gone. The stack runs with
- * {@code --auth http_basic}: the test calls the API as the generated admin, the orchestrator as its service account.
+ * {@code --auth http_basic}: the test calls the API and the orchestrator as the generated admin, the orchestrator
+ * calls the API as the stack's service account.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TeardownRedeployTest {
@@ -127,8 +128,9 @@ class TeardownRedeployTest {
                 .header("Authorization", stack.basic("admin")).header("Content-Type", "application/json").build();
     }
 
-    private HttpRequest teardown(String method, String path, String body) {
-        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body).build();
+    private HttpRequest teardown(String method, String path, String body) throws java.io.IOException {
+        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body)
+                .header("Authorization", stack.basic("admin")).build();
     }
 
     private static HttpRequest.Builder request(String url, String method, String body) {
