@@ -1,7 +1,6 @@
 package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.SecretFile;
-import io.smallrye.jwt.build.Jwt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.lang.JoseException;
 import org.wildfly.security.password.PasswordFactory;
 import org.wildfly.security.password.WildFlyElytronPasswordProvider;
 import org.wildfly.security.password.interfaces.BCryptPassword;
@@ -123,14 +126,7 @@ final class StackAuth {
                 + " days from the stack's start; send one as X-Auth-Token or Authorization: Bearer\n");
         Map<String, String> minted = new LinkedHashMap<>();
         for (User user : USERS) {
-            var claims = Jwt.issuer(ISSUER).subject(user.name()).claim("roles", List.of(user.roles()))
-                    .expiresIn(Duration.ofDays(TOKEN_DAYS));
-            if (user.project() == null) {
-                claims.claim("system_scope", "all");
-            } else {
-                claims.claim("project_id", user.project());
-            }
-            String token = claims.sign(keys.getPrivate());
+            String token = token(user, keys.getPrivate());
             minted.put(user.name(), token);
             tokens.append(user.name()).append(".token=").append(token).append('\n');
         }
@@ -139,6 +135,31 @@ final class StackAuth {
         return new StackAuth(AuthStrategy.jwt, Map.of("ironflow.auth.strategy", "jwt",
                 "ironflow.auth.jwt.public-key-location", publicKey.toUri().toString(), "ironflow.auth.jwt.issuer", ISSUER),
                 Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN", minted.get(SERVICE_USER)), credentials, null);
+    }
+
+    /** A token for {@code user} with the claims the API reads by default (roles, project_id or system_scope), RS256. */
+    private static String token(User user, PrivateKey key) throws GeneralSecurityException {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(ISSUER);
+        claims.setSubject(user.name());
+        claims.setIssuedAtToNow();
+        claims.setExpirationTimeMinutesInTheFuture(Duration.ofDays(TOKEN_DAYS).toMinutes());
+        claims.setStringListClaim("roles", List.of(user.roles()));
+        if (user.project() == null) {
+            claims.setClaim("system_scope", "all");
+        } else {
+            claims.setClaim("project_id", user.project());
+        }
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(key);
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        jws.setHeader("typ", "JWT");
+        try {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new GeneralSecurityException("cannot sign a token: " + e.getMessage(), e);
+        }
     }
 
     /** The stack's signing key, made once per data directory and kept (0600). */

@@ -2,9 +2,7 @@ package io.ironflow.deploy.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +10,6 @@ import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.deploy.testing.TestDirectories;
 import io.ironflow.schemas.Topic;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,14 +20,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,8 +50,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AuthStackTest {
 
-    private static final Path OPENSTACK = Path.of("/usr/bin/openstack");
-    private static final Duration COMMAND = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SECRET = "planted-" + UUID.randomUUID();
@@ -70,7 +62,7 @@ class AuthStackTest {
 
     @BeforeAll
     void up() throws Exception {
-        assertTrue(Files.isExecutable(OPENSTACK), OPENSTACK + " is missing (apt-get install python3-openstackclient python3-ironicclient)");
+        assertTrue(Files.isExecutable(OpenstackCli.OPENSTACK), OpenstackCli.OPENSTACK + " is missing (apt-get install python3-openstackclient python3-ironicclient)");
         stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of(), List.of("--auth", "http_basic"))
                 .awaitUp(Duration.ofSeconds(240));
     }
@@ -174,11 +166,11 @@ class AuthStackTest {
     void aSystemReaderSeesEveryNodeButItsWritesAreRefused403() throws Exception {
         JsonNode list = cli("reader", "baremetal", "node", "list", "-f", "json").ok().json();
         assertEquals(List.of("other", "owned"), names(list));
-        Run update = cli("reader", "baremetal", "node", "set", "other", "--extra", "team=a").failed();
+        OpenstackCli.Run update = cli("reader", "baremetal", "node", "set", "other", "--extra", "team=a").failed();
         assertTrue(update.message().contains("HTTP 403"), update.toString());
-        Run delete = cli("reader", "baremetal", "node", "delete", "other").failed();
+        OpenstackCli.Run delete = cli("reader", "baremetal", "node", "delete", "other").failed();
         assertTrue(delete.message().contains("403"), delete.toString());
-        Run power = cli("reader", "baremetal", "node", "power", "off", "owned").failed();
+        OpenstackCli.Run power = cli("reader", "baremetal", "node", "power", "off", "owned").failed();
         assertTrue(power.message().contains("HTTP 403"), power.toString());
         assertEquals("{}", cli("admin", "baremetal", "node", "show", "other", "-f", "json").ok().json().path("extra").toString(),
                 "nothing changed");
@@ -188,11 +180,11 @@ class AuthStackTest {
     @Order(5)
     void aProjectMemberListsOnlyItsProjectsNodesAndGets404ForTheOthers() throws Exception {
         assertEquals(List.of("owned"), names(cli("member", "baremetal", "node", "list", "-f", "json").ok().json()));
-        Run hidden = cli("member", "baremetal", "node", "show", "other").failed();
+        OpenstackCli.Run hidden = cli("member", "baremetal", "node", "show", "other").failed();
         assertTrue(hidden.message().contains("HTTP 404") && hidden.message().contains("could not be found"), hidden.toString());
         assertEquals("active", cli("member", "baremetal", "node", "show", "owned", "-f", "json").ok().json()
                 .path("provision_state").asText(), "the owner's member sees its node");
-        Run delete = cli("member", "baremetal", "node", "delete", "owned").failed();
+        OpenstackCli.Run delete = cli("member", "baremetal", "node", "delete", "owned").failed();
         assertTrue(delete.message().contains("403"), "only a system admin deletes: " + delete);
     }
 
@@ -244,69 +236,12 @@ class AuthStackTest {
 
     // ---------------------------------------------------------------------------------------------------------
 
-    /** What one {@code openstack} run did. */
-    record Run(List<String> args, int exitCode, String stdout, String stderr) {
-
-        JsonNode json() throws IOException {
-            return JSON.readTree(stdout);
-        }
-
-        Run ok() {
-            assertEquals(0, exitCode, this::toString);
-            return this;
-        }
-
-        Run failed() {
-            assertNotEquals(0, exitCode, this::toString);
-            return this;
-        }
-
-        String message() {
-            return stderr.replaceAll("\\s+", " ").trim();
-        }
-
-        @Override
-        public String toString() {
-            return "openstack " + String.join(" ", args) + " -> exit " + exitCode + "\n--- stdout\n" + stdout
-                    + "\n--- stderr\n" + stderr;
-        }
-    }
-
     /** Runs the real CLI as {@code user}: keystoneauth's http_basic plugin with the user's generated password. */
-    private Run cli(String user, String... args) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(OPENSTACK.toString()), Arrays.stream(args)).toList());
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(k -> k.startsWith("OS_"));
-        env.put("OS_AUTH_TYPE", "http_basic");
-        env.put("OS_USERNAME", user);
-        env.put("OS_PASSWORD", stack.credential(user + ".password"));
-        env.put("OS_ENDPOINT", stack.api());
-        env.put("OS_BAREMETAL_API_VERSION", "latest");
-        env.put("XDG_CONFIG_HOME", Files.createDirectories(dataDir.resolve("xdg-config")).toString());
-        env.put("XDG_CACHE_HOME", Files.createDirectories(dataDir.resolve("xdg-cache")).toString());
-        Process process = builder.start();
-        process.getOutputStream().close();
-        CompletableFuture<String> stdout = drain(process.getInputStream());
-        CompletableFuture<String> stderr = drain(process.getErrorStream());
-        if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND);
-        }
-        Run run = new Run(List.of(args), process.exitValue(), stdout.get(10, TimeUnit.SECONDS), stderr.get(10, TimeUnit.SECONDS));
+    private OpenstackCli.Run cli(String user, String... args) throws Exception {
+        OpenstackCli.Run run = new OpenstackCli(stack.api(), dataDir).basic(user, stack.credential(user + ".password"), args);
         answers.add(run.stdout());
         answers.add(run.stderr());
         return run;
-    }
-
-    private static CompletableFuture<String> drain(InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "<unreadable: " + e + ">";
-            }
-        });
     }
 
     private HttpResponse<String> send(String url, String method, String authorization) throws Exception {
