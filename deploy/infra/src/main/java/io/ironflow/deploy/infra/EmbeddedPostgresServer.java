@@ -57,6 +57,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 .setCleanDataDirectory(false)
                 // Binaries are unpacked here instead of the system temp directory.
                 .setOverrideWorkingDirectory(runtime.toFile())
+                // zonky's own readiness check logs in as the superuser: with its password once trust is gone
+                .setConnectConfig("password", secrets.get(SUPERUSER_PASSWORD))
                 // initdb trusts every local connection; once the passwords are set, nothing is trusted again.
                 .setDataDirectoryCustomizer(dir -> {
                     if (Files.exists(data.resolve(PASSWORDS_SET))) {

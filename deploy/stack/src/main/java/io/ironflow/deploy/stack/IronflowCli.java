@@ -272,10 +272,15 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "How long to wait for the whole migration (default: ${DEFAULT-VALUE}).")
         int deadline;
 
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "The stack's data directory: with --auth, its generated admin is used (default: .ironflow in the repository).")
+        Path dataDir;
+
         @Override
         public Integer call() {
-            return OneViewMigrate.run(allocator, dryRun, Duration.ofSeconds(deadline), spec.commandLine().getOut(),
-                    spec.commandLine().getErr());
+            Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
+            return OneViewMigrate.run(allocator, dryRun, Duration.ofSeconds(deadline),
+                    StackSecrets.adminAuthorization(data).orElse(null), spec.commandLine().getOut(), spec.commandLine().getErr());
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.ChildJvm;
+import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
 import io.ironflow.deploy.testing.TestDirectories;
@@ -186,9 +187,22 @@ public final class LocalStack {
         kubeMock.start().awaitReady(nodes, SERVICE_START);
     }
 
-    /** A service's secrets: the database's, and the API's service account for the teardown orchestrator, which calls it. */
+    /**
+     * A service's secrets, only those it uses: its database role's password (the API's read-only role, the owner for
+     * the conductor and the teardown orchestrator), the teardown orchestrator's API account, the allocator's OneView's.
+     */
     private Map<String, String> serviceEnvironment(String name) {
-        Map<String, String> environment = new LinkedHashMap<>(infrastructure.serviceEnvironment());
+        String role = switch (name) {
+            case StackOptions.API -> EmbeddedPostgresServer.READER_PASSWORD;
+            case StackOptions.CONDUCTOR, StackOptions.TEARDOWN -> EmbeddedPostgresServer.OWNER_PASSWORD;
+            default -> null;
+        };
+        Map<String, String> environment = new LinkedHashMap<>();
+        infrastructure.serviceEnvironment().forEach((variable, value) -> {
+            if (role != null && variable.equals(Infrastructure.environmentVariable(role))) {
+                environment.put(variable, value);
+            }
+        });
         if (name.equals(StackOptions.TEARDOWN)) {
             environment.putAll(auth.serviceEnvironment());
         }

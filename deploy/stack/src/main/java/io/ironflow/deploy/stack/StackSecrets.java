@@ -26,11 +26,33 @@ final class StackSecrets {
         return database(dataDir).get(EmbeddedPostgresServer.OWNER_PASSWORD);
     }
 
-    /** The roles' passwords as the services' environment variables, as the launcher gave them to its services. */
-    static Map<String, String> serviceEnvironment(Path dataDir) {
-        Map<String, String> environment = new LinkedHashMap<>();
-        database(dataDir).forEach((key, value) -> environment.put(Infrastructure.environmentVariable(key), value));
-        return environment;
+    /** What the launcher gives a conductor through its environment: the owner role's password. */
+    static Map<String, String> conductorEnvironment(Path dataDir) {
+        return Map.of(Infrastructure.environmentVariable(EmbeddedPostgresServer.OWNER_PASSWORD), databaseOwnerPassword(dataDir));
+    }
+
+    /**
+     * The Authorization header of the admin {@code ./ironflow up --auth} generated for {@code dataDir} (Basic for
+     * http_basic, Bearer for jwt), or empty when the stack runs without authentication.
+     */
+    static java.util.Optional<String> adminAuthorization(Path dataDir) {
+        Path file = dataDir.resolve("auth").resolve("credentials.properties");
+        if (!Files.isReadable(file)) {
+            return java.util.Optional.empty();
+        }
+        Properties credentials = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            credentials.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        // a jwt start rewrites the file with tokens only; an http_basic start after a jwt one keeps them beside the passwords
+        String password = credentials.getProperty("admin.password");
+        if (password != null) {
+            return java.util.Optional.of("Basic " + java.util.Base64.getEncoder()
+                    .encodeToString(("admin:" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return java.util.Optional.ofNullable(credentials.getProperty("admin.token")).map(token -> "Bearer " + token);
     }
 
     private static Map<String, String> database(Path dataDir) {

@@ -141,6 +141,11 @@ class AuthStackTest {
         assertEquals(401, send(allocator + "/q/metrics", "GET", null).statusCode());
         assertEquals(200, send(allocator + "/q/metrics", "GET", stack.basic("reader")).statusCode());
         assertEquals(200, send(allocator + "/q/health/ready", "GET", null).statusCode());
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int migrated = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+                "oneview-migrate", "--dry-run", "--allocator", allocator, "--data-dir", dataDir.toString());
+        assertEquals(0, migrated, "./ironflow oneview-migrate as the stack's admin: " + out + err);
     }
 
     @Test
