@@ -217,7 +217,8 @@ public final class LocalStack {
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
-        if (name.equals(StackOptions.API) || name.equals(StackOptions.TEARDOWN) || name.equals(StackOptions.ONEVIEW)) {
+        if (name.equals(StackOptions.API) || name.equals(StackOptions.CONDUCTOR) || name.equals(StackOptions.TEARDOWN)
+                || name.equals(StackOptions.ONEVIEW)) {
             config.putAll(auth.serviceConfig()); // every service's HTTP port but health is authenticated alike
         }
         if (name.equals(StackOptions.TEARDOWN)) {

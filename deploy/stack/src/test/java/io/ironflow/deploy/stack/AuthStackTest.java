@@ -117,7 +117,7 @@ class AuthStackTest {
 
     @Test
     @Order(2)
-    void theOrchestratorAndTheAllocatorAuthenticateLikeTheApiButAnswerInTheirOwnFormat() throws Exception {
+    void theOrchestratorTheAllocatorAndTheConductorAuthenticateLikeTheApiButAnswerInTheirOwnFormat() throws Exception {
         String teardown = "http://127.0.0.1:" + stack.ports.get("teardown");
         HttpResponse<String> refused = send(teardown + "/api/v1.0/actions", "GET", null);
         assertEquals(401, refused.statusCode(), refused.body());
@@ -141,6 +141,10 @@ class AuthStackTest {
         assertEquals(401, send(allocator + "/q/metrics", "GET", null).statusCode());
         assertEquals(200, send(allocator + "/q/metrics", "GET", stack.basic("reader")).statusCode());
         assertEquals(200, send(allocator + "/q/health/ready", "GET", null).statusCode());
+        String conductor = "http://127.0.0.1:" + stack.ports.get("conductor");
+        assertEquals(401, send(conductor + "/q/metrics", "GET", null).statusCode());
+        assertEquals(200, send(conductor + "/q/metrics", "GET", stack.basic("reader")).statusCode());
+        assertEquals(200, send(conductor + "/q/health/ready", "GET", null).statusCode());
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         int migrated = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
