@@ -45,6 +45,12 @@ final class DriverTable {
 
     private static final String OWNER = EmbeddedPostgresServer.OWNER;
 
+    /** The owner role's password the test infrastructure generated for this run. */
+    private static String ownerPassword() {
+        return org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue(EmbeddedPostgresServer.OWNER_PASSWORD, String.class);
+    }
+
     private DriverTable() {
     }
 
@@ -79,7 +85,7 @@ final class DriverTable {
     }
 
     static void execute(String jdbcUrl, String sql, Object... parameters) {
-        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword()); PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 s.setObject(i + 1, parameters[i]);
             }

@@ -21,6 +21,12 @@ final class NodeTable {
     private static final Path MIGRATIONS = Path.of("../conductor-service/src/main/resources/db/migration");
     private static final String OWNER = EmbeddedPostgresServer.OWNER;
 
+    /** The owner role's password the test infrastructure generated for this run. */
+    private static String ownerPassword() {
+        return org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue(EmbeddedPostgresServer.OWNER_PASSWORD, String.class);
+    }
+
     private NodeTable() {
     }
 
@@ -29,7 +35,7 @@ final class NodeTable {
         if (!Files.isDirectory(MIGRATIONS)) {
             throw new IllegalStateException("conductor migrations not found at " + MIGRATIONS.toAbsolutePath());
         }
-        Flyway.configure().dataSource(jdbcUrl, OWNER, OWNER)
+        Flyway.configure().dataSource(jdbcUrl, OWNER, ownerPassword())
                 .locations("filesystem:" + MIGRATIONS.toAbsolutePath())
                 .load().migrate();
     }
@@ -40,7 +46,7 @@ final class NodeTable {
         String sql = "INSERT INTO nodes (uuid, name, driver, provision_state, target_provision_state, power_state, "
                 + "target_power_state, last_error, reservation, revision, created_at, provision_updated_at) "
                 + "VALUES (?, ?, 'fake-hardware', ?, ?, ?, ?, ?, ?, 1, now(), ?)";
-        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
                 PreparedStatement s = c.prepareStatement(sql)) {
             s.setObject(1, UUID.fromString(uuid));
             s.setString(2, row.name());
@@ -60,7 +66,7 @@ final class NodeTable {
 
     /** Sets one column of a node row, as a conductor's change would. */
     static void set(String jdbcUrl, String uuid, String column, Object value) {
-        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
                 PreparedStatement s = c.prepareStatement("UPDATE nodes SET " + column + " = ? WHERE uuid = ?")) {
             s.setObject(1, value);
             s.setObject(2, UUID.fromString(uuid));
@@ -72,7 +78,7 @@ final class NodeTable {
 
     /** Runs one statement as the conductor's role would (history rows, the fake-hardware record, new columns). */
     static void execute(String jdbcUrl, String sql, Object... values) {
-        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, OWNER);
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
                 PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 s.setObject(i + 1, values[i]);

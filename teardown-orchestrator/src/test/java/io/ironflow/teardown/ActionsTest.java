@@ -93,7 +93,7 @@ class ActionsTest {
     /** One text value from the test's PostgreSQL (the first column of the first row, or null). */
     static String sql(String query, Object... args) {
         String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
                 java.sql.PreparedStatement s = c.prepareStatement(query)) {
             for (int i = 0; i < args.length; i++) {
                 s.setObject(i + 1, args[i]);
@@ -109,7 +109,7 @@ class ActionsTest {
     /** What the fake hardware recorded (the API keeps driver_internal_info private; the test reads the row). */
     static int erasedDevices(String name) {
         String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", "ironflow");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
                 java.sql.PreparedStatement s = c.prepareStatement(
                         "SELECT (driver_internal_info -> 'fake_hardware' ->> 'erased_devices')::int FROM public.nodes WHERE name = ?")) {
             s.setString(1, name);

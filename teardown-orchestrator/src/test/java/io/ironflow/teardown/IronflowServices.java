@@ -37,22 +37,28 @@ final class IronflowServices {
                     "quarkus.datasource.reactive.url", "quarkus.datasource.jdbc.url")) {
                 shared.put(key, config.getValue(key, String.class));
             }
+            // the database passwords go to the services' environment, never their command lines
+            Map<String, String> secrets = new LinkedHashMap<>();
+            for (String key : List.of("ironflow.db.owner-password", "ironflow.db.reader-password")) {
+                secrets.put(io.ironflow.deploy.infra.Infrastructure.environmentVariable(key), config.getValue(key, String.class));
+            }
             Path home = Path.of(System.getProperty("ironflow.home", "..")).toAbsolutePath();
             Path logs = Path.of(System.getProperty("ironflow.test.dir", "target/ironflow-test")).toAbsolutePath().resolve("services");
             int conductorPort = Ports.free(1)[0];
-            conductor = start(home, "conductor-service", conductorPort, shared, logs);
-            api = start(home, "api-service", TeardownPeers.apiPort(), shared, logs);
+            conductor = start(home, "conductor-service", conductorPort, shared, secrets, logs);
+            api = start(home, "api-service", TeardownPeers.apiPort(), shared, secrets, logs);
         } catch (IOException e) {
             stop();
             throw new UncheckedIOException(e);
         }
     }
 
-    private static ChildJvm start(Path home, String service, int port, Map<String, String> shared, Path logs) throws IOException {
+    private static ChildJvm start(Path home, String service, int port, Map<String, String> shared,
+            Map<String, String> secrets, Path logs) throws IOException {
         Map<String, String> properties = new LinkedHashMap<>(shared);
         properties.put("quarkus.http.port", String.valueOf(port));
         return ChildJvm.start(service, home.resolve(service).resolve("target/quarkus-app/quarkus-run.jar"),
-                List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), properties, logs.resolve(service + ".log"))
+                List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), properties, secrets, logs.resolve(service + ".log"))
                 .awaitReady(URI.create("http://127.0.0.1:" + port + "/q/health/ready"), Duration.ofSeconds(120));
     }
 

@@ -1,6 +1,7 @@
 package io.ironflow.api.auth;
 
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.auth.HttpAuthentication;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
@@ -32,7 +33,7 @@ public class Access {
 
     /** The authenticated caller of the current request; call it while the request is being dispatched. */
     public Principal caller() {
-        Principal who = request.getCurrent() == null ? null : request.getCurrent().get(Authentication.PRINCIPAL);
+        Principal who = request.getCurrent() == null ? null : HttpAuthentication.principal(request.getCurrent());
         if (who == null) {
             throw new IllegalStateException("no authenticated caller on this request");
         }

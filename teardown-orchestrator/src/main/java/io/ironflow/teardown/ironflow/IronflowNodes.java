@@ -17,7 +17,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Reads Ironflow nodes through its Ironic API ({@code GET /v1/nodes/{name}}), as any client would: the
- * orchestrator never reads or writes node rows. A node is found by name, the Kubernetes node name.
+ * orchestrator never reads or writes node rows. A node is found by name, the Kubernetes node name. When the API
+ * authenticates, the orchestrator proves itself as its service account: HTTP Basic with
+ * {@code ironflow.teardown.ironflow-api.username} and {@code .password}, or a bearer token in {@code .token}
+ * (sent as X-Auth-Token, as OpenStack clients do); all three settable through the environment, none committed.
  */
 @ApplicationScoped
 public class IronflowNodes {
@@ -35,11 +38,30 @@ public class IronflowNodes {
     @ConfigProperty(name = "ironflow.teardown.ironflow-api.url")
     String api;
 
+    @ConfigProperty(name = "ironflow.teardown.ironflow-api.username")
+    Optional<String> username;
+
+    @ConfigProperty(name = "ironflow.teardown.ironflow-api.password")
+    Optional<String> password;
+
+    @ConfigProperty(name = "ironflow.teardown.ironflow-api.token")
+    Optional<String> token;
+
+    /** The request with the service account's credentials, if any are configured. */
+    private HttpRequest.Builder authenticated(HttpRequest.Builder request) {
+        if (username.isPresent()) {
+            String basic = username.get() + ":" + password.orElse("");
+            return request.header("Authorization", "Basic "
+                    + java.util.Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8)));
+        }
+        return token.map(t -> request.header("X-Auth-Token", t)).orElse(request);
+    }
+
     /** The node, empty when Ironflow does not know it; an unreachable API is an {@link IllegalStateException}. */
     public Optional<NodeView> find(String name) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + "/v1/nodes/"
-                    + URLEncoder.encode(name, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10))
+            HttpResponse<String> response = http.send(authenticated(HttpRequest.newBuilder(URI.create(api + "/v1/nodes/"
+                    + URLEncoder.encode(name, StandardCharsets.UTF_8)))).timeout(Duration.ofSeconds(10))
                     .header("X-OpenStack-Ironic-API-Version", "latest").GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 404) {
                 return Optional.empty();

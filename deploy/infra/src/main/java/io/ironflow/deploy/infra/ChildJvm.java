@@ -32,6 +32,15 @@ public final class ChildJvm implements AutoCloseable {
     /** Starts {@code java [jvmOptions] -Dk=v... -jar jar}; stdout and stderr go to {@code log}. */
     public static ChildJvm start(String name, Path jar, List<String> jvmOptions, Map<String, String> systemProperties,
             Path log) throws IOException {
+        return start(name, jar, jvmOptions, systemProperties, Map.of(), log);
+    }
+
+    /**
+     * The same, with {@code environment} added to the child's environment: where secrets go, since a command line
+     * is readable by every user of the machine and an environment only by the process's owner.
+     */
+    public static ChildJvm start(String name, Path jar, List<String> jvmOptions, Map<String, String> systemProperties,
+            Map<String, String> environment, Path log) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IOException(name + ": " + jar + " does not exist; build it first (./mvnw -DskipTests install)");
         }
@@ -42,7 +51,9 @@ public final class ChildJvm implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toAbsolutePath().toString());
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process process = builder
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

@@ -5,13 +5,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
  * PostgreSQL from Maven-packaged binaries (zonky), no system install. The data directory is kept between runs.
  * It creates the {@value #DATABASE} database, owned by the {@value #OWNER} role the conductor migrates and
- * writes with, and the {@value #READER} role the API reads with (granted SELECT by the migrations).
+ * writes with, and the {@value #READER} role the API reads with (granted SELECT by the migrations). Every role,
+ * the superuser too, has a random password of this data directory, kept in {@code secrets/database.properties}
+ * (0600) and never printed; connections must prove it (scram-sha-256), none is trusted. A data directory made
+ * before passwords (trust) is switched over on its first start.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -19,40 +23,105 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static final String OWNER = "ironflow";
     public static final String READER = "ironflow_api";
 
-    private final EmbeddedPostgres postgres;
+    /** The configuration keys (and, upper-cased with underscores, environment variables) of the roles' passwords. */
+    public static final String OWNER_PASSWORD = "ironflow.db.owner-password";
+    public static final String READER_PASSWORD = "ironflow.db.reader-password";
+    private static final String SUPERUSER = "postgres";
+    private static final String SUPERUSER_PASSWORD = "ironflow.db.superuser-password";
+    /** Written into PostgreSQL's data directory once its roles have their passwords and trust is gone. */
+    private static final String PASSWORDS_SET = "ironflow-passwords-set";
+    private static final String SCRAM_ONLY = """
+            # Written by Ironflow: every connection proves its role's password.
+            local   all   all                  scram-sha-256
+            host    all   all   127.0.0.1/32   scram-sha-256
+            host    all   all   ::1/128        scram-sha-256
+            """;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+    private final EmbeddedPostgres postgres;
+    private final SecretFile secrets;
+
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, SecretFile secrets) {
         this.postgres = postgres;
+        this.secrets = secrets;
     }
 
     public static EmbeddedPostgresServer start(Path dataDir, int port) throws IOException {
         Path runtime = dataDir.resolve("postgres-runtime");
         Files.createDirectories(runtime);
+        SecretFile secrets = SecretFile.open(dataDir.resolve("secrets").resolve("database.properties"),
+                SUPERUSER_PASSWORD, OWNER_PASSWORD, READER_PASSWORD);
+        Path data = dataDir.resolve("postgres");
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setPort(port)
-                .setDataDirectory(dataDir.resolve("postgres"))
+                .setDataDirectory(data)
                 .setCleanDataDirectory(false)
                 // Binaries are unpacked here instead of the system temp directory.
                 .setOverrideWorkingDirectory(runtime.toFile())
+                // zonky's own readiness check logs in as the superuser: with its password once trust is gone
+                .setConnectConfig("password", secrets.get(SUPERUSER_PASSWORD))
+                // initdb trusts every local connection; once the passwords are set, nothing is trusted again.
+                .setDataDirectoryCustomizer(dir -> {
+                    if (Files.exists(data.resolve(PASSWORDS_SET))) {
+                        writeHba(data);
+                    }
+                })
                 .start();
-        EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres);
-        server.createDatabaseAndRoles();
+        EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, secrets);
+        try {
+            server.createDatabaseAndRoles(data);
+        } catch (IOException | RuntimeException e) {
+            postgres.close();
+            throw e;
+        }
         return server;
     }
 
-    private void createDatabaseAndRoles() throws IOException {
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+    private void createDatabaseAndRoles(Path data) throws IOException {
+        String url = "jdbc:postgresql://127.0.0.1:" + port() + "/postgres";
+        try (Connection c = DriverManager.getConnection(url, SUPERUSER, secrets.get(SUPERUSER_PASSWORD));
+                Statement s = c.createStatement()) {
+            // the passwords are random URL-safe base64: nothing in them needs quoting
+            s.execute("ALTER ROLE " + SUPERUSER + " PASSWORD '" + secrets.get(SUPERUSER_PASSWORD) + "'");
             for (String role : new String[] {OWNER, READER}) {
-                if (!exists(s, "SELECT 1 FROM pg_roles WHERE rolname = '" + role + "'")) {
-                    s.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + role + "'");
-                }
+                String password = secrets.get(role.equals(OWNER) ? OWNER_PASSWORD : READER_PASSWORD);
+                s.execute((exists(s, "SELECT 1 FROM pg_roles WHERE rolname = '" + role + "'") ? "ALTER" : "CREATE")
+                        + " ROLE " + role + " LOGIN PASSWORD '" + password + "'");
             }
             if (!exists(s, "SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
                 s.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER);
             }
+            if (!Files.exists(data.resolve(PASSWORDS_SET))) {
+                writeHba(data);
+                s.execute("SELECT pg_reload_conf()");
+                Files.writeString(data.resolve(PASSWORDS_SET), "");
+            }
         } catch (SQLException e) {
-            throw new IOException("cannot prepare the ironflow database", e);
+            throw new IOException("cannot prepare the ironflow database (its passwords are in "
+                    + secrets.path() + ")", e);
         }
+    }
+
+    private static void writeHba(Path data) {
+        try {
+            Files.writeString(data.resolve("pg_hba.conf"), SCRAM_ONLY);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The password of {@link #OWNER}, the role that migrates and writes. */
+    public String ownerPassword() {
+        return secrets.get(OWNER_PASSWORD);
+    }
+
+    /** The password of {@link #READER}, the API's read-only role. */
+    public String readerPassword() {
+        return secrets.get(READER_PASSWORD);
+    }
+
+    /** Where this data directory's database passwords are kept (0600). */
+    public Path secretsFile() {
+        return secrets.path();
     }
 
     private static boolean exists(Statement s, String query) throws SQLException {

@@ -58,7 +58,29 @@ public final class Infrastructure implements AutoCloseable {
         }
     }
 
-    /** The runtime configuration every Ironflow service needs to reach this infrastructure. */
+    /**
+     * The secrets every Ironflow service may need, by configuration key: the database roles' passwords. The
+     * services' properties name them ({@code quarkus.datasource.password=${ironflow.db.owner-password}}); a process
+     * gets them through its environment ({@link #environmentVariable}), never on its command line.
+     */
+    public Map<String, String> serviceSecrets() {
+        return Map.of(EmbeddedPostgresServer.OWNER_PASSWORD, postgres.ownerPassword(),
+                EmbeddedPostgresServer.READER_PASSWORD, postgres.readerPassword());
+    }
+
+    /** {@link #serviceSecrets} as a child process's environment variables. */
+    public Map<String, String> serviceEnvironment() {
+        Map<String, String> environment = new LinkedHashMap<>();
+        serviceSecrets().forEach((key, value) -> environment.put(environmentVariable(key), value));
+        return environment;
+    }
+
+    /** MicroProfile Config's environment variable for a configuration key: {@code a.b-c} is {@code A_B_C}. */
+    public static String environmentVariable(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /** The runtime configuration every Ironflow service needs to reach this infrastructure (no secrets: see {@link #serviceSecrets}). */
     public Map<String, String> serviceConfig() {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());

@@ -23,7 +23,9 @@ public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleM
         try {
             dataDir = testDirectory().resolve(UUID.randomUUID().toString());
             infrastructure = Infrastructure.start(Infrastructure.Settings.freePorts(dataDir, registryJar()));
-            return infrastructure.serviceConfig();
+            Map<String, String> config = new java.util.HashMap<>(infrastructure.serviceConfig());
+            config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
+            return config;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

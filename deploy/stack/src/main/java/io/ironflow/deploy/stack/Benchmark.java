@@ -148,11 +148,13 @@ public final class Benchmark {
      */
     private JsonObject scale(URI api, List<ProcessHandle> launched, int count, int clients, Scale scale) throws Exception {
         String jdbc = "jdbc:postgresql://127.0.0.1:" + scale.port(StackOptions.POSTGRES) + "/ironflow";
+        String password = StackSecrets.databaseOwnerPassword(scale.dataDir());
         System.out.printf("%nScale: the node table topped up to %d nodes%n", scale.fleet());
         JsonObject result = new JsonObject().put("fleet", scale.fleet())
-                .put("list", ListBenchmark.run(scale.fleet(), 200, api.toString(), jdbc, false));
+                .put("list", ListBenchmark.run(scale.fleet(), 200, api.toString(), jdbc, password, false));
         List<ProcessHandle> stack = new CopyOnWriteArrayList<>(launched); // grows while a round reads it
-        try (ConductorGroup group = ConductorGroup.of(stack, "127.0.0.1:" + scale.port(StackOptions.KAFKA), scale.logs())) {
+        try (ConductorGroup group = ConductorGroup.of(stack, "127.0.0.1:" + scale.port(StackOptions.KAFKA), scale.logs(),
+                StackSecrets.conductorEnvironment(scale.dataDir()))) {
             JsonArray scaling = new JsonArray();
             for (int conductors = 1; conductors <= 3; conductors++) {
                 if (conductors > 1) {
@@ -183,7 +185,7 @@ public final class Benchmark {
                         .put("session_timeout_s", 10).put("within_session_timeout", moved.toSeconds() <= 10 + 3)
                         .put("partitions_after", new JsonArray(group.assignment()));
             });
-            kill.put("duplicate_transitions", duplicateTransitions(jdbc, kill.getLong("started_ms")));
+            kill.put("duplicate_transitions", duplicateTransitions(jdbc, password, kill.getLong("started_ms")));
             kill.remove("cpu_ms_per_action"); // the killed process's CPU is lost with it: no CPU figures for this round
             kill.remove("postgres_cpu_share");
             kill.remove("conductor_cpu_ms_per_action");
@@ -215,7 +217,7 @@ public final class Benchmark {
             } while (!joining.isDone());
             JsonObject add = joining.get().put("rounds", rounds).put("errors", errors)
                     .put("last_round_actions_per_s", last.getDouble("actions_per_s")).put("started_ms", addStartedMs);
-            add.put("duplicate_transitions", duplicateTransitions(jdbc, addStartedMs));
+            add.put("duplicate_transitions", duplicateTransitions(jdbc, password, addStartedMs));
             result.put("add", add);
             System.out.printf("  a conductor joining while %d round(s) ran back to back (joined after %.1f s): partitions %s,"
                             + " %d errors, %d transitions applied twice%n", add.getInteger("rounds"), add.getDouble("joined_after_s"),
@@ -263,8 +265,8 @@ public final class Benchmark {
      * Transitions recorded twice for one intent in node history since {@code sinceMs} (a transition applied
      * twice); waits until the history, projected from the node events, has stopped growing.
      */
-    private static int duplicateTransitions(String jdbc, long sinceMs) throws Exception {
-        try (Connection db = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+    private static int duplicateTransitions(String jdbc, String password, long sinceMs) throws Exception {
+        try (Connection db = DriverManager.getConnection(jdbc, "ironflow", password)) {
             long rows = -1;
             for (int i = 0; i < 60; i++) { // the projection trails the round by the relay's and consumer's lag
                 long now = count(db, "SELECT count(*) FROM node_history WHERE created_at >= to_timestamp(" + sinceMs / 1000.0 + ")");
@@ -288,7 +290,7 @@ public final class Benchmark {
     }
 
     /** {@code --scale}'s settings: the fleet size, the stack's ports (defaults plus an offset), where logs go. */
-    record Scale(int fleet, int portOffset, Path logs) {
+    record Scale(int fleet, int portOffset, Path logs, Path dataDir) {
         int port(String name) {
             return StackOptions.defaultPorts().get(name) + portOffset;
         }

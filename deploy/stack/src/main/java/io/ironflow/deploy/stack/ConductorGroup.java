@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -37,14 +38,20 @@ final class ConductorGroup implements AutoCloseable {
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private ConductorGroup(List<String> command, Path logs, Admin admin) {
+    private final Map<String, String> environment;
+
+    private ConductorGroup(List<String> command, Map<String, String> environment, Path logs, Admin admin) {
         this.command = command;
+        this.environment = environment;
         this.logs = logs;
         this.admin = admin;
     }
 
-    /** The group of the stack whose conductor is among {@code stack}, its Kafka at {@code bootstrap}. */
-    static ConductorGroup of(List<ProcessHandle> stack, String bootstrap, Path logs) {
+    /**
+     * The group of the stack whose conductor is among {@code stack}, its Kafka at {@code bootstrap}; the conductors
+     * it adds get {@code environment} (the secrets the launcher gave its own through the environment).
+     */
+    static ConductorGroup of(List<ProcessHandle> stack, String bootstrap, Path logs, Map<String, String> environment) {
         ProcessHandle conductor = stack.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants())) // as it runs now
                 .filter(ProcessHandle::isAlive)
                 .filter(p -> "conductor-service".equals(ProcessCpu.nameOf(p.info().commandLine().orElse(""), false)))
@@ -62,7 +69,7 @@ final class ConductorGroup implements AutoCloseable {
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        return new ConductorGroup(command, logs, Admin.create(config));
+        return new ConductorGroup(command, Map.copyOf(environment), logs, Admin.create(config));
     }
 
     /** Starts one more conductor named {@code name} and returns once it is ready. */
@@ -72,7 +79,9 @@ final class ConductorGroup implements AutoCloseable {
         line.add("-Dquarkus.http.port=" + port);
         line.add("-Dironflow.conductor.name=" + name);
         line.addAll(command.subList(1, command.size()));
-        Process process = new ProcessBuilder(line).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(line);
+        builder.environment().putAll(environment);
+        Process process = builder.redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile())).start();
         started.add(process);
         URI ready = URI.create("http://127.0.0.1:" + port + "/q/health/ready");

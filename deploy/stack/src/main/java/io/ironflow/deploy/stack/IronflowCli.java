@@ -76,6 +76,20 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "How long a service's liveness may stay DOWN before it is restarted (default: ${DEFAULT-VALUE}).")
         int livenessTimeout;
 
+        @Option(names = "--auth", paramLabel = "STRATEGY", defaultValue = "noauth",
+                description = {"How API callers authenticate: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+                        "http_basic and jwt generate users admin, reader, member (project demo) and the services' account",
+                        "under DIR/auth (0600; the path is printed, the secrets never)."})
+        StackAuth.AuthStrategy auth;
+
+        @Option(names = "--users-file", paramLabel = "FILE",
+                description = "With --auth http_basic: your htpasswd file (bcrypt entries, htpasswd -B) instead of the generated users.")
+        Path usersFile;
+
+        @Option(names = "--roles-file", paramLabel = "FILE",
+                description = "With --users-file: your users' roles and project, YAML (user: {roles: [member], project: p1}).")
+        Path rolesFile;
+
         /** The command with one {@code --<component>-port} option per port of {@link StackOptions#defaultPorts()}. */
         static CommandLine command() {
             CommandLine command = new CommandLine(new Up());
@@ -100,9 +114,18 @@ public final class IronflowCli implements Callable<Integer> {
                 }
                 ports.put(name, port);
             }
+            if ((usersFile != null || rolesFile != null) && auth != StackAuth.AuthStrategy.http_basic) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--users-file and --roles-file need --auth http_basic");
+            }
+            for (Path file : new Path[] {usersFile, rolesFile}) {
+                if (file != null && !java.nio.file.Files.isReadable(file)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
+                }
+            }
             Path home = StackOptions.defaultHome();
             Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
-            LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout)));
+            LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout), auth,
+                    usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath()));
             return 0;
         }
     }
@@ -162,6 +185,10 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "Start a fresh stack on the new data directory DIR for this run (./ironflow up), stop it after.")
         Path freshStack;
 
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "The running stack's data directory, where --scale finds the database password (default: .ironflow in the repository).")
+        Path dataDir;
+
         @Option(names = "--profile", paramLabel = "DIR",
                 description = "Record the measured round with JFR into DIR and print where each JVM's CPU goes.")
         Path profile;
@@ -175,13 +202,15 @@ public final class IronflowCli implements Callable<Integer> {
         public Integer call() throws Exception {
             String url = api != null ? api : FreshStack.api(portOffset);
             if (freshStack == null) {
+                Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
                 Benchmark.run(url, nodes, clients, warmups, deadline, profile, scale == null ? null
-                        : new Benchmark.Scale(scale, portOffset, Path.of(System.getProperty("java.io.tmpdir"))));
+                        : new Benchmark.Scale(scale, portOffset, Path.of(System.getProperty("java.io.tmpdir")), data));
                 return 0;
             }
             try (FreshStack stack = FreshStack.start(freshStack, portOffset)) {
                 Benchmark.run(FreshStack.api(portOffset), nodes, clients, warmups, deadline, profile, scale == null ? null
-                        : new Benchmark.Scale(scale, portOffset, freshStack.toAbsolutePath().resolve("logs")));
+                        : new Benchmark.Scale(scale, portOffset, freshStack.toAbsolutePath().resolve("logs"),
+                                freshStack.toAbsolutePath()));
             }
             return 0;
         }
@@ -206,12 +235,17 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "The node database (default: ${DEFAULT-VALUE}).")
         String jdbc;
 
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "The stack's data directory, whose secrets/database.properties has the database password (default: .ironflow in the repository).")
+        Path dataDir;
+
         @Option(names = "--cleanup", description = "Delete the rows this benchmark added, and stop.")
         boolean cleanup;
 
         @Override
         public Integer call() throws Exception {
-            ListBenchmark.run(nodes, requests, api, jdbc, cleanup);
+            Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
+            ListBenchmark.run(nodes, requests, api, jdbc, StackSecrets.databaseOwnerPassword(data), cleanup);
             return 0;
         }
     }
@@ -238,10 +272,15 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "How long to wait for the whole migration (default: ${DEFAULT-VALUE}).")
         int deadline;
 
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "The stack's data directory: with --auth, its generated admin is used (default: .ironflow in the repository).")
+        Path dataDir;
+
         @Override
         public Integer call() {
-            return OneViewMigrate.run(allocator, dryRun, Duration.ofSeconds(deadline), spec.commandLine().getOut(),
-                    spec.commandLine().getErr());
+            Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
+            return OneViewMigrate.run(allocator, dryRun, Duration.ofSeconds(deadline),
+                    StackSecrets.adminAuthorization(data).orElse(null), spec.commandLine().getOut(), spec.commandLine().getErr());
         }
     }
 }

@@ -31,8 +31,8 @@ public final class ListBenchmark {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /** Seeds the node table to {@code nodes} (or deletes the seeded rows) and times the list queries. */
-    static JsonObject run(int nodes, int requests, String api, String jdbc, boolean cleanup) throws Exception {
-        try (Connection db = DriverManager.getConnection(jdbc, "ironflow", "ironflow")) {
+    static JsonObject run(int nodes, int requests, String api, String jdbc, String password, boolean cleanup) throws Exception {
+        try (Connection db = DriverManager.getConnection(jdbc, "ironflow", password)) {
             if (cleanup) {
                 try (PreparedStatement delete = db.prepareStatement("DELETE FROM nodes WHERE owner = ?")) {
                     delete.setString(1, OWNER);

@@ -1,6 +1,7 @@
 package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.ChildJvm;
+import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
 import io.ironflow.deploy.testing.TestDirectories;
@@ -33,11 +34,14 @@ public final class LocalStack {
 
     private static final Duration SERVICE_START = Duration.ofSeconds(120);
     private static final String KUBE_MOCK = "kube-mock";
+    /** The OneView simulator's seeded administrator password (deploy/oneview-simulator's inventory.json): a stand-in's. */
+    private static final String SIMULATOR_PASSWORD = "ironflow";
 
     private final StackOptions options;
     private final List<Supervisor> services = new ArrayList<>();
     private Infrastructure infrastructure;
     private EtcdCluster etcd;
+    private StackAuth auth;
     private volatile boolean stopping;
 
     private LocalStack(StackOptions options) {
@@ -88,6 +92,7 @@ public final class LocalStack {
         });
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
+            auth = StackAuth.prepare(options.auth(), options.dataDir(), options.usersFile(), options.rolesFile());
             infrastructure = Infrastructure.start(options.infrastructureSettings());
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
@@ -131,7 +136,7 @@ public final class LocalStack {
             List<Future<ChildJvm>> starting = new ArrayList<>();
             for (String name : names) {
                 Supervisor supervisor = new Supervisor(name, () -> ChildJvm.start(name, options.serviceJar(name),
-                        serviceJvmOptions(options.serviceJar(name)), serviceConfig(name), options.dataDir().resolve("logs").resolve(name + ".log")),
+                        serviceJvmOptions(options.serviceJar(name)), serviceConfig(name), serviceEnvironment(name), options.dataDir().resolve("logs").resolve(name + ".log")),
                         URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/live"),
                         Supervisor.Policy.of(options.livenessTimeout()), line -> {
                             System.err.println(line);
@@ -182,9 +187,40 @@ public final class LocalStack {
         kubeMock.start().awaitReady(nodes, SERVICE_START);
     }
 
+    /**
+     * A service's secrets, only those it uses: its database role's password (the API's read-only role, the owner for
+     * the conductor and the teardown orchestrator), the teardown orchestrator's API account, the allocator's OneView's.
+     */
+    private Map<String, String> serviceEnvironment(String name) {
+        String role = switch (name) {
+            case StackOptions.API -> EmbeddedPostgresServer.READER_PASSWORD;
+            case StackOptions.CONDUCTOR, StackOptions.TEARDOWN -> EmbeddedPostgresServer.OWNER_PASSWORD;
+            default -> null;
+        };
+        Map<String, String> environment = new LinkedHashMap<>();
+        infrastructure.serviceEnvironment().forEach((variable, value) -> {
+            if (role != null && variable.equals(Infrastructure.environmentVariable(role))) {
+                environment.put(variable, value);
+            }
+        });
+        if (name.equals(StackOptions.TEARDOWN)) {
+            environment.putAll(auth.serviceEnvironment());
+        }
+        if (name.equals(StackOptions.ONEVIEW)) {
+            // the stack's OneView is the simulator, whose seeded administrator this is (a real appliance's comes from
+            // the operator's environment or config)
+            environment.put("IRONFLOW_ONEVIEW_PASSWORD", SIMULATOR_PASSWORD);
+        }
+        return environment;
+    }
+
     private Map<String, String> serviceConfig(String name) {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        if (name.equals(StackOptions.API) || name.equals(StackOptions.CONDUCTOR) || name.equals(StackOptions.TEARDOWN)
+                || name.equals(StackOptions.ONEVIEW)) {
+            config.putAll(auth.serviceConfig()); // every service's HTTP port but health is authenticated alike
+        }
         if (name.equals(StackOptions.TEARDOWN)) {
             config.put("ironflow.teardown.kubernetes.url", "http://127.0.0.1:" + options.port(StackOptions.KUBERNETES));
             config.put("ironflow.teardown.etcd.endpoints", String.join(",",
@@ -207,6 +243,7 @@ public final class LocalStack {
 
                 Ironflow is up in %.1f s. Data: %s, logs: %s
                   API (Ironic v1)        http://127.0.0.1:%d/v1
+                  Authentication         %s
                   api-service            http://127.0.0.1:%d/q/health
                   conductor-service      http://127.0.0.1:%d/q/health
                   oneview-allocator      http://127.0.0.1:%d/q/health
@@ -217,17 +254,17 @@ public final class LocalStack {
                   etcd (node-0..2)       %s
                   Kafka bootstrap        %s
                   Schema registry        %s (Confluent API: %s)
-                  PostgreSQL             %s (user ironflow, password ironflow)
+                  PostgreSQL             %s (user ironflow; passwords in %s)
                 Press Ctrl-C to stop.
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
-                options.port(StackOptions.API), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
+                options.port(StackOptions.API), auth.describe(), options.port(StackOptions.API), options.port(StackOptions.CONDUCTOR),
                 options.port(StackOptions.ONEVIEW), options.port(StackOptions.TEARDOWN),
                 options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
                 options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES),
                 String.join(",", options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()),
                 infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
-                infrastructure.postgres().jdbcUrl());
+                infrastructure.postgres().jdbcUrl(), infrastructure.postgres().secretsFile());
         System.out.flush();
     }
 

@@ -25,13 +25,17 @@ final class OneViewMigrate {
     private OneViewMigrate() {
     }
 
-    static int run(URI allocator, boolean dryRun, Duration deadline, PrintWriter out, PrintWriter err) {
+    /** @param authorization the Authorization header when the allocator authenticates (the stack's admin), or null */
+    static int run(URI allocator, boolean dryRun, Duration deadline, String authorization, PrintWriter out, PrintWriter err) {
         URI uri = allocator.resolve("/admin/migrate-to-dynamic-allocation" + (dryRun ? "?dry_run=true" : ""));
         HttpResponse<String> response;
         try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(deadline).POST(HttpRequest.BodyPublishers.noBody());
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
             response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
-                    .send(HttpRequest.newBuilder(uri).timeout(deadline).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    .send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
             err.println("oneview-migrate: the oneview-allocator does not answer at " + allocator + " (is ./ironflow up running?)");
             return 1;

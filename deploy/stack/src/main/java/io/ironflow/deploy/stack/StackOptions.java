@@ -9,8 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What {@code ironflow up} was asked for: where its data lives and which ports it takes (DESIGN.md's by default). */
-record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout) {
+/**
+ * What {@code ironflow up} was asked for: where its data lives, which ports it takes (DESIGN.md's by default), and
+ * how callers authenticate ({@code auth}; {@code usersFile} and {@code rolesFile} are the operator's, or null).
+ */
+record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout,
+        StackAuth.AuthStrategy auth, Path usersFile, Path rolesFile) {
 
     static final String API = "api-service";
     static final String CONDUCTOR = "conductor-service";

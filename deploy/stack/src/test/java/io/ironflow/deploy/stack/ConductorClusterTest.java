@@ -74,7 +74,7 @@ class ConductorClusterTest {
                     "mp.messaging.incoming.node-intents.heartbeat.interval.ms", "1000",
                     "java.io.tmpdir", dataDir.toString()));
             ChildJvm jvm = ChildJvm.start(name, home.resolve("conductor-service/target/quarkus-app/quarkus-run.jar"),
-                    List.of("-Xmx384m"), config, dataDir.resolve("logs").resolve(name + ".log"));
+                    List.of("-Xmx384m"), config, infrastructure.serviceEnvironment(), dataDir.resolve("logs").resolve(name + ".log"));
             conductors.put(name, jvm);
             jvm.awaitReady(URI.create("http://127.0.0.1:" + port + "/q/health/ready"), Duration.ofSeconds(120));
         }
@@ -214,7 +214,8 @@ class ConductorClusterTest {
     }
 
     private String query(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(infrastructure.postgres().jdbcUrl(), "ironflow", "ironflow");
+        try (var connection = DriverManager.getConnection(infrastructure.postgres().jdbcUrl(), "ironflow",
+                infrastructure.postgres().ownerPassword());
                 var rs = connection.createStatement().executeQuery(sql)) {
             rs.next();
             return rs.getString(1);

@@ -504,7 +504,7 @@ class FaultSuiteTest {
                     "mp.messaging.incoming.node-intents.heartbeat.interval.ms", "1000"));
         }
         Path jar = home.resolve((conductor ? "conductor-service" : name) + "/target/quarkus-app/quarkus-run.jar");
-        ChildJvm jvm = ChildJvm.start(name, jar, List.of("-Xmx384m"), config, dataDir.resolve("logs").resolve(name + ".log"));
+        ChildJvm jvm = ChildJvm.start(name, jar, List.of("-Xmx384m"), config, infrastructure.serviceEnvironment(), dataDir.resolve("logs").resolve(name + ".log"));
         services.put(name, jvm);
         jvm.awaitReady(URI.create("http://127.0.0.1:" + ports.get(name) + "/q/health/ready"), Duration.ofSeconds(120));
     }
@@ -547,7 +547,7 @@ class FaultSuiteTest {
     }
 
     private List<String> queryAll(String sql) throws SQLException {
-        try (var connection = DriverManager.getConnection(jdbcUrl(), "ironflow", "ironflow");
+        try (var connection = DriverManager.getConnection(jdbcUrl(), "ironflow", postgres().ownerPassword());
                 var rs = connection.createStatement().executeQuery(sql)) {
             List<String> values = new ArrayList<>();
             while (rs.next()) {

@@ -17,7 +17,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -97,7 +96,7 @@ class LocalStackTest {
         JsonNode list = JSON.readTree(get("/v1/nodes").body());
         assertTrue(list.get("nodes").findValuesAsText("uuid").contains(n1), list.toString());
 
-        try (var db = DriverManager.getConnection(stack.jdbcUrl(), "ironflow", "ironflow");
+        try (var db = stack.database();
                 var rs = db.createStatement().executeQuery("SELECT name, provision_state FROM nodes WHERE uuid = '" + n1 + "'")) {
             assertTrue(rs.next());
             assertEquals("n1", rs.getString(1));
@@ -275,7 +274,7 @@ class LocalStackTest {
     }
 
     private long nodeCount() throws Exception {
-        try (var db = DriverManager.getConnection(stack.jdbcUrl(), "ironflow", "ironflow");
+        try (var db = stack.database();
                 var rs = db.createStatement().executeQuery("SELECT count(*) FROM nodes")) {
             rs.next();
             return rs.getLong(1);

@@ -65,6 +65,12 @@ final class RunningStack implements AutoCloseable {
 
     static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment)
             throws IOException {
+        return launch(dataDir, ports, environment, List.of());
+    }
+
+    /** The same with more {@code ./ironflow up} arguments ({@code --auth http_basic}...). */
+    static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment,
+            List<String> arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 // Run it as a terminal's foreground job would run: with SIGINT at its default, even when this
                 // test runs where SIGINT is ignored (a background job), so Ctrl-C can be tested for real.
@@ -78,6 +84,7 @@ final class RunningStack implements AutoCloseable {
                 LocalStack.class.getName(),
                 "--data-dir", dataDir.toString()));
         ports.forEach((flag, port) -> command.addAll(List.of("--" + flag + "-port", String.valueOf(port))));
+        command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         return new RunningStack(dataDir, ports, builder.start());
@@ -116,6 +123,39 @@ final class RunningStack implements AutoCloseable {
 
     String registry() {
         return "http://127.0.0.1:" + ports.get("registry") + "/apis/registry/v2";
+    }
+
+    /** The database owner's password, which the launcher generated for this data directory and printed nowhere. */
+    String ownerPassword() throws IOException {
+        java.util.Properties secrets = new java.util.Properties();
+        try (var in = Files.newBufferedReader(dataDir.resolve("secrets/database.properties"))) {
+            secrets.load(in);
+        }
+        return secrets.getProperty("ironflow.db.owner-password");
+    }
+
+    /** A connection to the stack's database as its owner role. */
+    java.sql.Connection database() throws Exception {
+        return java.sql.DriverManager.getConnection(jdbcUrl(), "ironflow", ownerPassword());
+    }
+
+    /** A generated user's password or token ({@code admin.password}, {@code member.token}...) from DATA/auth. */
+    String credential(String key) throws IOException {
+        java.util.Properties credentials = new java.util.Properties();
+        try (var in = Files.newBufferedReader(dataDir.resolve("auth/credentials.properties"))) {
+            credentials.load(in);
+        }
+        String value = credentials.getProperty(key);
+        if (value == null) {
+            throw new AssertionError("no " + key + " in " + dataDir.resolve("auth/credentials.properties"));
+        }
+        return value;
+    }
+
+    /** The {@code Authorization} header value of a generated http_basic user. */
+    String basic(String user) throws IOException {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + credential(user + ".password"))
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     String jdbcUrl() {

@@ -13,20 +13,28 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The issue's "done when" in the local stack: a redeploy_server action for an active node runs every step against
  * the seeded Kubernetes stand-in, the stack's etcd and the real conductor; the teardown-orchestrator is killed
  * with SIGKILL while the destroy step runs, the launcher restarts it, and the restarted orchestrator finishes the
- * action from that step. The node ends available and powered off, its Kubernetes Node gone.
+ * action from that step. The node ends available and powered off, its Kubernetes Node gone. The stack runs with
+ * {@code --auth jwt} (AuthStackTest has http_basic): the test calls the API and the orchestrator with the generated
+ * admin's token as a bearer token, the orchestrator calls the API with the service account's token in X-Auth-Token;
+ * then the real CLI authenticates with tokens (X-Auth-Token), each held to its roles and scope.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TeardownRedeployTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,7 +45,9 @@ class TeardownRedeployTest {
 
     @BeforeAll
     void up() throws Exception {
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
+        // With authentication on: the orchestrator reads nodes from the API with the stack's service token.
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of(), List.of("--auth", "jwt"))
+                .awaitUp(Duration.ofSeconds(240));
     }
 
     @AfterAll
@@ -49,6 +59,7 @@ class TeardownRedeployTest {
     }
 
     @Test
+    @Order(1)
     void aRedeployKilledMidActionFinishesAfterTheRestart() throws Exception {
         // node-1 is seeded in the Kubernetes stand-in and is an etcd member; in Ironflow it is an active node whose
         // cleaning takes 15 s, long enough to kill the orchestrator while the destroy waits for it.
@@ -94,6 +105,25 @@ class TeardownRedeployTest {
         assertEquals(404, gone, "the Kubernetes Node is deleted");
     }
 
+    @Test
+    @Order(2)
+    void theCliAuthenticatesWithATokenHeldToItsRolesAndScope() throws Exception {
+        assertTrue(stack.output.stream().anyMatch(l -> l.contains("Authentication") && l.contains("jwt")
+                && l.contains("tokens are in")), "the launcher says where the tokens are");
+        OpenstackCli cli = new OpenstackCli(stack.api(), dataDir);
+        JsonNode all = cli.token(stack.credential("admin.token"), "baremetal", "node", "list", "-f", "json").ok().json();
+        assertEquals("node-1", all.path(0).path("Name").asText(), all.toString());
+        assertEquals(0, cli.token(stack.credential("member.token"), "baremetal", "node", "list", "-f", "json").ok().json().size(),
+                "node-1 belongs to no project");
+        OpenstackCli.Run hidden = cli.token(stack.credential("member.token"), "baremetal", "node", "show", "node-1").failed();
+        assertTrue(hidden.message().contains("HTTP 404"), hidden.toString());
+        OpenstackCli.Run write = cli.token(stack.credential("reader.token"), "baremetal", "node", "set", "node-1",
+                "--extra", "team=a").failed();
+        assertTrue(write.message().contains("HTTP 403"), write.toString());
+        OpenstackCli.Run forged = cli.token("not-a-token", "baremetal", "node", "list").failed();
+        assertTrue(forged.message().contains("401"), forged.toString());
+    }
+
     /** Shipyard's finished lifecycles. */
     private static final class Lifecycle {
         static boolean done(String lifecycle) {
@@ -118,13 +148,14 @@ class TeardownRedeployTest {
         return null;
     }
 
-    private HttpRequest ironic(String method, String path, String body) {
+    private HttpRequest ironic(String method, String path, String body) throws java.io.IOException {
         return request(stack.api() + path, method, body).header("X-OpenStack-Ironic-API-Version", "latest")
-                .header("Content-Type", "application/json").build();
+                .header("Authorization", "Bearer " + stack.credential("admin.token")).header("Content-Type", "application/json").build();
     }
 
-    private HttpRequest teardown(String method, String path, String body) {
-        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body).build();
+    private HttpRequest teardown(String method, String path, String body) throws java.io.IOException {
+        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body)
+                .header("Authorization", "Bearer " + stack.credential("admin.token")).build();
     }
 
     private static HttpRequest.Builder request(String url, String method, String body) {

@@ -1,4 +1,4 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,9 +1,9 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 /** A request without valid credentials: answered 401 with a challenge, never with a reason that helps guessing. */
-final class Unauthenticated extends Exception {
+public final class Unauthenticated extends Exception {
 
-    Unauthenticated(String message) {
+    public Unauthenticated(String message) {
         super(message, null, false, false);
     }
 }

@@ -1,4 +1,4 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,9 +1,9 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 import io.ironflow.policy.Principal;
 
 /** One authentication strategy: the principal a request's credentials prove, or {@link Unauthenticated}. */
-interface Authenticator {
+public interface Authenticator {
 
     /**
      * @param authorization the {@code Authorization} header, or null

@@ -1,4 +1,4 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

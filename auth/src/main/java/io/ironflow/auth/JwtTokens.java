@@ -1,4 +1,4 @@
-package io.ironflow.api.auth;
+package io.ironflow.auth;
 
 import io.ironflow.policy.Principal;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;

@@ -1,0 +1,109 @@
+package io.ironflow.auth;
+
+import io.ironflow.policy.Principal;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+
+/**
+ * One service's HTTP authentication, the same in every Ironflow service: the {@link AuthStrategy} of
+ * {@code ironflow.auth.*} checks every request before any route sees it and leaves the caller's {@link Principal}
+ * in the routing context ({@link #principal}); the service says which paths stay open (its health checks, at
+ * least), which callers may use its port at all, and how a refusal looks in its own API's error format. Start-up
+ * fails with one line when noauth would listen beyond loopback, or when a strategy's files or keys cannot be read.
+ */
+public final class HttpAuthentication {
+
+    /** How a service answers a refused request: its status (401 or 403), challenge (401 only) and message. */
+    @FunctionalInterface
+    public interface Refusal {
+        void refuse(RoutingContext context, int status, String challenge, String message);
+    }
+
+    private static final String PRINCIPAL = "ironflow.principal";
+
+    private final Authenticator authenticator; // null: noauth
+    private final Predicate<String> open;
+    private final BiPredicate<Principal, HttpMethod> allowed;
+    private final Refusal refusal;
+
+    /**
+     * @param host the HTTP listener's address ({@code quarkus.http.host})
+     * @param open the paths served without credentials
+     * @param allowed whether an authenticated caller may send this method to this service at all (403 if not)
+     */
+    public HttpAuthentication(AuthConfig config, String host, Predicate<String> open,
+            BiPredicate<Principal, HttpMethod> allowed, Refusal refusal) {
+        String refused = config.strategy().refusal(List.of(host));
+        if (refused != null) {
+            throw new IllegalStateException(refused);
+        }
+        this.authenticator = switch (config.strategy()) {
+            case noauth -> null;
+            case http_basic -> Htpasswd.load(config.httpBasic().userFile().orElseThrow(() -> new IllegalStateException(
+                    "ironflow.auth.strategy=http_basic needs ironflow.auth.http-basic.user-file (an htpasswd file of bcrypt entries)")),
+                    config.httpBasic().rolesFile().orElse(null));
+            case jwt -> new JwtTokens(config.jwt());
+        };
+        this.open = open;
+        this.allowed = allowed;
+        this.refusal = refusal;
+    }
+
+    /** Puts the check in front of every route of {@code router}. */
+    public void install(Router router) {
+        router.route().order(Integer.MIN_VALUE + 1).handler(this::authenticate);
+    }
+
+    /** The caller {@link #install}'s check found for this request (noauth: {@link Principal#NOAUTH}); null on an open path. */
+    public static Principal principal(RoutingContext context) {
+        return context.get(PRINCIPAL);
+    }
+
+    /**
+     * The rule of a service that is not Ironic's API (the teardown orchestrator, the allocator): only system-scoped
+     * callers; reads for any reader, changes for an admin or a service (Ironflow's own, or an operator's tooling).
+     */
+    public static boolean systemOperator(Principal who, HttpMethod method) {
+        if (!who.systemScope()) {
+            return false;
+        }
+        boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS;
+        return read ? who.hasRole("reader") || who.hasRole("service") : who.hasRole("admin") || who.hasRole("service");
+    }
+
+    /** Health checks under {@code /q/health}: probes call them without credentials. */
+    public static boolean health(String path) {
+        return path.equals("/q/health") || path.startsWith("/q/health/");
+    }
+
+    private void authenticate(RoutingContext context) {
+        if (authenticator == null) {
+            context.put(PRINCIPAL, Principal.NOAUTH);
+            context.next();
+            return;
+        }
+        if (open.test(context.normalizedPath())) {
+            context.next();
+            return;
+        }
+        Principal who;
+        try {
+            who = authenticator.authenticate(context.request().getHeader("Authorization"),
+                    context.request().getHeader("X-Auth-Token"));
+        } catch (Unauthenticated e) {
+            refusal.refuse(context, 401, authenticator.challenge(), "Authentication required: " + e.getMessage() + ".");
+            return;
+        }
+        if (!allowed.test(who, context.request().method())) {
+            refusal.refuse(context, 403, null, "Access was denied: " + context.request().method() + " "
+                    + context.normalizedPath() + " needs a system-scoped reader (reads) or admin or service (changes).");
+            return;
+        }
+        context.put(PRINCIPAL, who);
+        context.next();
+    }
+}

@@ -1,0 +1,111 @@
+package io.ironflow.deploy.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The real {@code openstack} CLI (Debian's python3-openstackclient), run standalone against a stack with the
+ * {@code OS_*} authentication a test gives: keystoneauth's {@code http_basic}, or {@code admin_token} (this
+ * client's name for the old {@code token_endpoint}: the token goes in X-Auth-Token to the given endpoint).
+ */
+final class OpenstackCli {
+
+    static final Path OPENSTACK = Path.of("/usr/bin/openstack");
+    private static final Duration COMMAND = Duration.ofSeconds(90);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String endpoint;
+    private final Path home;
+
+    /** @param home where the client keeps its config and cache (not the machine's clouds.yaml) */
+    OpenstackCli(String endpoint, Path home) {
+        this.endpoint = endpoint;
+        this.home = home;
+    }
+
+    /** What one {@code openstack} run did. */
+    record Run(List<String> args, int exitCode, String stdout, String stderr) {
+
+        JsonNode json() throws IOException {
+            return JSON.readTree(stdout);
+        }
+
+        Run ok() {
+            assertEquals(0, exitCode, this::toString);
+            return this;
+        }
+
+        Run failed() {
+            assertNotEquals(0, exitCode, this::toString);
+            return this;
+        }
+
+        /** stderr with the client's line wrapping folded to spaces. */
+        String message() {
+            return stderr.replaceAll("\\s+", " ").trim();
+        }
+
+        @Override
+        public String toString() {
+            return "openstack " + String.join(" ", args) + " -> exit " + exitCode + "\n--- stdout\n" + stdout
+                    + "\n--- stderr\n" + stderr;
+        }
+    }
+
+    /** As a user of keystoneauth's http_basic plugin. */
+    Run basic(String user, String password, String... args) throws Exception {
+        return run(Map.of("OS_AUTH_TYPE", "http_basic", "OS_USERNAME", user, "OS_PASSWORD", password), args);
+    }
+
+    /** With a token, sent as X-Auth-Token. */
+    Run token(String token, String... args) throws Exception {
+        return run(Map.of("OS_AUTH_TYPE", "admin_token", "OS_TOKEN", token), args);
+    }
+
+    private Run run(Map<String, String> auth, String... args) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(OPENSTACK.toString()), Arrays.stream(args)).toList());
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(k -> k.startsWith("OS_"));
+        env.putAll(auth);
+        env.put("OS_ENDPOINT", endpoint);
+        env.put("OS_BAREMETAL_API_VERSION", "latest");
+        env.put("XDG_CONFIG_HOME", Files.createDirectories(home.resolve("xdg-config")).toString());
+        env.put("XDG_CACHE_HOME", Files.createDirectories(home.resolve("xdg-cache")).toString());
+        Process process = builder.start();
+        process.getOutputStream().close();
+        CompletableFuture<String> stdout = drain(process.getInputStream());
+        CompletableFuture<String> stderr = drain(process.getErrorStream());
+        if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND);
+        }
+        return new Run(List.of(args), process.exitValue(), stdout.get(10, TimeUnit.SECONDS), stderr.get(10, TimeUnit.SECONDS));
+    }
+
+    private static CompletableFuture<String> drain(InputStream stream) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (stream) {
+                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "<unreadable: " + e + ">";
+            }
+        });
+    }
+}
