@@ -74,10 +74,7 @@ public final class SchemaRegistry implements AutoCloseable {
     private static Path writeAuthConfig(Path dataDir, Map<String, String> users) throws IOException {
         java.util.Properties config = new java.util.Properties();
         users.forEach((name, secret) -> config.setProperty("quarkus.security.users.embedded.users." + name, secret));
-        config.setProperty("quarkus.http.auth.permission.users.paths", "/*");
-        config.setProperty("quarkus.http.auth.permission.users.policy", "authenticated");
-        config.setProperty("quarkus.http.auth.permission.health.paths", "/health,/health/*");
-        config.setProperty("quarkus.http.auth.permission.health.policy", "permit");
+        config.setProperty("ironflow.registry.users-only", "true"); // deploy/schema-registry's UsersOnlyPolicy
         Path file = dataDir.resolve("secrets").resolve("registry.properties");
         Files.createDirectories(file.getParent());
         KafkaSecurity.writePrivately(file, config, "the schema registry's users (ironflow up --secure)");
