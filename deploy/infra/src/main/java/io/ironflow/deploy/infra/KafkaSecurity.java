@@ -126,7 +126,7 @@ public final class KafkaSecurity {
     }
 
     /** Writes {@code properties} to {@code file}, readable and writable by its owner only (0600), from the start. */
-    static void writePrivately(Path file, Properties properties, String comment) throws IOException {
+    public static void writePrivately(Path file, Properties properties, String comment) throws IOException {
         Path temp = file.resolveSibling(file.getFileName() + ".new");
         Files.deleteIfExists(temp);
         Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -161,7 +161,7 @@ public final class KafkaSecurity {
     }
 
     /** The security protocol of the client listener. */
-    String protocol() {
+    public String protocol() {
         return tls == null ? "SASL_PLAINTEXT" : "SASL_SSL";
     }
 
@@ -191,6 +191,10 @@ public final class KafkaSecurity {
             props.put(prefix + "ssl.keystore.type", "PKCS12");
             props.put(prefix + "ssl.keystore.location", tls.keyStore().toAbsolutePath().toString());
             props.put(prefix + "ssl.keystore.password", tls.keyStorePassword());
+            // the broker is its own inter-broker client on this listener, and checks it can verify itself
+            props.put(prefix + "ssl.truststore.type", "PKCS12");
+            props.put(prefix + "ssl.truststore.location", tls.trustStore().toAbsolutePath().toString());
+            props.put(prefix + "ssl.truststore.password", tls.trustStorePassword());
         }
         props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         props.put("super.users", "User:" + ADMIN);

@@ -65,6 +65,12 @@ final class RunningStack implements AutoCloseable {
 
     static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment)
             throws IOException {
+        return launch(dataDir, ports, environment, List.of());
+    }
+
+    /** The same with more {@code ironflow up} flags ({@code --secure}, say). */
+    static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment,
+            List<String> flags) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 // Run it as a terminal's foreground job would run: with SIGINT at its default, even when this
                 // test runs where SIGINT is ignored (a background job), so Ctrl-C can be tested for real.
@@ -78,6 +84,7 @@ final class RunningStack implements AutoCloseable {
                 LocalStack.class.getName(),
                 "--data-dir", dataDir.toString()));
         ports.forEach((flag, port) -> command.addAll(List.of("--" + flag + "-port", String.valueOf(port))));
+        command.addAll(flags);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         return new RunningStack(dataDir, ports, builder.start());
