@@ -17,8 +17,16 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.ResourceNotFoundException;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
 
 /**
  * Kafka's and the registry's security in the secure stack, and the one place that builds the clients' security
@@ -38,6 +46,11 @@ public final class KafkaSecurity {
 
     /** TLS for the client listener: a PKCS12 key store for the broker, a trust store for the clients. */
     public record Tls(Path keyStore, String keyStorePassword, Path trustStore, String trustStorePassword) {
+
+        @Override
+        public String toString() { // a record would print the passwords
+            return "Tls[keyStore=" + keyStore + ", trustStore=" + trustStore + "]";
+        }
     }
 
     /** What the secure stack was asked for: external principals and, optionally, TLS. */
@@ -63,7 +76,8 @@ public final class KafkaSecurity {
             return all;
         }
 
-        public static Options plain() {
+        /** The services' principals only, no TLS. */
+        public static Options servicesOnly() {
             return new Options(List.of(), List.of(), null);
         }
 
@@ -80,18 +94,22 @@ public final class KafkaSecurity {
     private final Path credentialsFile;
     private final Map<String, String> passwords;
     private final List<KafkaAccess> principals;
+    private final List<String> revoked;
     private final Tls tls;
 
-    private KafkaSecurity(Path credentialsFile, Map<String, String> passwords, List<KafkaAccess> principals, Tls tls) {
+    private KafkaSecurity(Path credentialsFile, Map<String, String> passwords, List<KafkaAccess> principals,
+            List<String> revoked, Tls tls) {
         this.credentialsFile = credentialsFile;
         this.passwords = passwords;
         this.principals = principals;
+        this.revoked = revoked;
         this.tls = tls;
     }
 
     /**
      * Reads the passwords kept under {@code dataDir} and makes a random one for every principal that has none yet
-     * (so a restart keeps them, and a new external principal gets one).
+     * (so a restart keeps them, and a new external principal gets one). A user kept from an earlier start that is no
+     * longer asked for is dropped from the file and, by {@link #apply}, from the broker: it loses its access.
      */
     public static KafkaSecurity prepare(Path dataDir, Options options) throws IOException {
         Path dir = dataDir.resolve("secrets");
@@ -109,7 +127,14 @@ public final class KafkaSecurity {
         Map<String, String> passwords = new LinkedHashMap<>();
         List<String> users = new ArrayList<>(List.of(ADMIN));
         principals.forEach(p -> users.add(p.user()));
-        boolean changed = false;
+        List<String> revoked = new ArrayList<>();
+        for (String user : kept.stringPropertyNames()) {
+            if (!users.contains(user)) {
+                revoked.add(user);
+            }
+        }
+        revoked.forEach(kept::remove);
+        boolean changed = !revoked.isEmpty();
         for (String user : users) {
             String password = kept.getProperty(user);
             if (password == null) {
@@ -122,7 +147,7 @@ public final class KafkaSecurity {
         if (changed) {
             writePrivately(file, kept, "Kafka and schema registry users of this data directory (ironflow up --secure)");
         }
-        return new KafkaSecurity(file, passwords, principals, options.tls());
+        return new KafkaSecurity(file, passwords, principals, List.copyOf(revoked), options.tls());
     }
 
     /** Writes {@code properties} to {@code file}, readable and writable by its owner only (0600), from the start. */
@@ -257,17 +282,36 @@ public final class KafkaSecurity {
                 + password + "\";";
     }
 
-    /** Gives every principal its SCRAM credential (the kept password) and its ACLs; both are idempotent. */
+    /**
+     * Makes the broker's users and ACLs what this table says: every principal gets its SCRAM credential (the kept
+     * password) and exactly its ACLs (the ones of an earlier start are replaced, so a right taken out of the table
+     * is gone); a revoked user loses its credential and its ACLs.
+     */
     void apply(Admin admin) {
-        List<org.apache.kafka.clients.admin.UserScramCredentialAlteration> credentials = new ArrayList<>();
+        List<UserScramCredentialAlteration> credentials = new ArrayList<>();
+        List<AclBindingFilter> stale = new ArrayList<>();
         List<AclBinding> acls = new ArrayList<>();
         for (KafkaAccess principal : principals) {
             credentials.add(new UserScramCredentialUpsertion(principal.user(),
                     new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password(principal.user())));
+            stale.add(aclsOf(principal.user()));
             acls.addAll(principal.acls());
         }
+        for (String user : revoked) {
+            credentials.add(new UserScramCredentialDeletion(user, ScramMechanism.SCRAM_SHA_512));
+            stale.add(aclsOf(user));
+        }
         try {
-            admin.alterUserScramCredentials(credentials).all().get();
+            admin.deleteAcls(stale).all().get();
+            for (var alteration : admin.alterUserScramCredentials(credentials).values().entrySet()) {
+                try {
+                    alteration.getValue().get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof ResourceNotFoundException)) { // a revoked user already gone
+                        throw e;
+                    }
+                }
+            }
             admin.createAcls(acls).all().get();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot set Kafka's users and ACLs: " + e.getCause().getMessage(), e.getCause());
@@ -275,5 +319,10 @@ public final class KafkaSecurity {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private static AclBindingFilter aclsOf(String user) {
+        return new AclBindingFilter(ResourcePatternFilter.ANY,
+                new AccessControlEntryFilter("User:" + user, null, AclOperation.ANY, AclPermissionType.ANY));
     }
 }

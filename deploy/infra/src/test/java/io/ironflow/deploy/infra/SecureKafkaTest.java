@@ -84,7 +84,7 @@ class SecureKafkaTest {
         Path other = dataDir.resolveSibling(UUID.randomUUID().toString());
         try {
             assertFalse(security.password(KafkaAccess.API).equals(
-                    KafkaSecurity.prepare(other, KafkaSecurity.Options.plain()).password(KafkaAccess.API)));
+                    KafkaSecurity.prepare(other, KafkaSecurity.Options.servicesOnly()).password(KafkaAccess.API)));
         } finally {
             TestDirectories.deleteRecursively(other);
         }

@@ -39,7 +39,7 @@ class SecureRegistryTest {
     static void start() throws Exception {
         dataDir = Path.of(System.getProperty("ironflow.test.dir", "target/ironflow-test")).toAbsolutePath()
                 .resolve(UUID.randomUUID().toString());
-        security = KafkaSecurity.prepare(dataDir, KafkaSecurity.Options.plain());
+        security = KafkaSecurity.prepare(dataDir, KafkaSecurity.Options.servicesOnly());
         registry = SchemaRegistry.launch(Path.of(System.getProperty("ironflow.registry.jar")), dataDir, Ports.free(1)[0],
                 security.users(), KafkaSecurity.ADMIN).awaitReady(); // sets the global rule: with the admin's password
     }
