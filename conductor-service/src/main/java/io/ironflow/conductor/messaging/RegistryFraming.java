@@ -4,7 +4,9 @@ import io.apicurio.registry.resolver.ParsedSchema;
 import io.apicurio.registry.serde.avro.AvroSerializer;
 import io.apicurio.registry.serde.config.SerdeConfig;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,12 +28,12 @@ import org.jboss.logging.Logger;
  * Frames a record for its topic exactly as the registry's serializer on the Kafka producer would: a prefix (the
  * magic byte and the schema's id in the registry) and the Avro binary of the value. The prefix of each outbox
  * topic is written once, at start-up, by the registry's own serializer (Apicurio, configured from the same
- * {@code apicurio.*} settings as the Kafka channels: the connector's, then the outbox channel's), which finds or
- * registers the topic's schema; it never changes while the conductor runs, since the schemas are compiled in.
- * So framing a record never asks the registry: it runs inside the intent's transaction on an event loop, where
- * a blocking call to the registry could stall every intent. A topic whose prefix could not be had at start-up
- * (registry away) refuses to frame (its intents are answered 503 after their retries) until the relay's next
- * tick, on a worker thread, has looked it up ({@link #lookUpMissing}).
+ * {@code apicurio.*} settings as the Kafka channels: the shared {@code kafka.*} ones, the connector's, then the
+ * outbox channel's), which finds or registers the topic's schema; it never changes while the conductor runs,
+ * since the schemas are compiled in. So framing a record never asks the registry: it runs inside the intent's
+ * transaction on an event loop, where a blocking call to the registry could stall every intent. A topic whose
+ * prefix could not be had at start-up (registry away) refuses to frame (its intents are answered 503 after their
+ * retries) until the relay's next tick, on a worker thread, has looked it up ({@link #lookUpMissing}).
  */
 @Singleton
 class RegistryFraming {
@@ -48,8 +50,16 @@ class RegistryFraming {
         }
     };
 
+    /** The settings all the service's Kafka clients share ({@code kafka.*}, {@code KAFKA_*}), as Quarkus gathers them. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaSettings;
+
+    private static volatile Map<String, Object> sharedKafkaSettings = Map.of();
+
     /** Looks the outbox topics' schemas up before the first intent needs them. */
     void onStart(@Observes StartupEvent event) {
+        sharedKafkaSettings = Map.copyOf(kafkaSettings);
         lookUpMissing(Outbox.TOPICS);
     }
 
@@ -108,6 +118,13 @@ class RegistryFraming {
 
         PrefixWriter(Config config) {
             Map<String, Object> settings = new HashMap<>();
+            // the settings all the service's Kafka clients share (kafka.*, KAFKA_*), where the secure stack puts the
+            // registry's user; the connector's and the channel's own win
+            sharedKafkaSettings.forEach((name, value) -> {
+                if (name.startsWith("apicurio.")) {
+                    settings.put(name, value);
+                }
+            });
             for (String prefix : new String[] {CONNECTOR, CHANNEL}) { // the channel's own settings win
                 for (String name : config.getPropertyNames()) {
                     if (name.startsWith(prefix + "apicurio.")) {

@@ -3,10 +3,12 @@ package io.ironflow.oneview.migration;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.oneview.checks.OneViewNode;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,24 +28,26 @@ public class NodeStateReader {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaSettings;
     private final String registryUrl;
 
-    NodeStateReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+    /** {@code kafkaSettings}: every {@code kafka.*} setting (bootstrap servers, SASL, TLS, registry user), as Quarkus gathers them. */
+    NodeStateReader(@Identifier("default-kafka-broker") Map<String, Object> kafkaSettings,
             @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url") String registryUrl) {
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaSettings = kafkaSettings;
         this.registryUrl = registryUrl;
     }
 
     public List<OneViewNode> oneViewNodes() {
         Map<String, NodeSnapshot> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<String, NodeSnapshot> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                "apicurio.registry.url", registryUrl,
-                "apicurio.registry.use-specific-avro-reader", "true"))) {
+        Map<String, Object> config = new HashMap<>(kafkaSettings);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned partitions, nothing committed
+        config.put("apicurio.registry.url", registryUrl);
+        config.put("apicurio.registry.use-specific-avro-reader", "true");
+        try (KafkaConsumer<String, NodeSnapshot> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> partitions = consumer.partitionsFor("ironflow.node-state").stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);

@@ -9,6 +9,8 @@ import java.util.Map;
 /**
  * Kafka, PostgreSQL and the schema registry, started together under one data directory.
  * The local stack and every module's tests use this one class, so they run on the same infrastructure.
+ * Started with {@link KafkaSecurity.Options}, Kafka takes SASL/SCRAM with ACLs and the registry basic auth
+ * ({@link KafkaSecurity}); each service then gets its own principal's settings from {@link #serviceConfig(String)}.
  */
 public final class Infrastructure implements AutoCloseable {
 
@@ -39,13 +41,22 @@ public final class Infrastructure implements AutoCloseable {
     }
 
     public static Infrastructure start(Settings settings) throws IOException {
+        return start(settings, null);
+    }
+
+    /** Starts everything; with {@code secure} (null for none), Kafka and the registry authenticate and authorize. */
+    public static Infrastructure start(Settings settings, KafkaSecurity.Options secure) throws IOException {
+        KafkaSecurity security = secure == null ? null : KafkaSecurity.prepare(settings.dataDir(), secure);
         // The registry is a separate JVM: let it boot while Kafka and PostgreSQL start in this one.
-        SchemaRegistry registry = SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort());
+        SchemaRegistry registry = security == null
+                ? SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort())
+                : SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort(),
+                        security.users(), KafkaSecurity.ADMIN);
         KafkaBroker kafka = null;
         EmbeddedPostgresServer postgres = null;
         try {
             postgres = EmbeddedPostgresServer.start(settings.dataDir(), settings.postgresPort());
-            kafka = KafkaBroker.start(settings.dataDir(), settings.kafkaPort(), settings.kafkaControllerPort());
+            kafka = KafkaBroker.start(settings.dataDir(), settings.kafkaPort(), settings.kafkaControllerPort(), security);
             kafka.createTopics(Topic.all());
             registry.awaitReady();
             registry.registerValueSchemas(Topic.all());
@@ -87,6 +98,15 @@ public final class Infrastructure implements AutoCloseable {
         config.put("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", registry.apiUrl());
         config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
+        return config;
+    }
+
+    /** The same for a service acting as Kafka principal {@code user}: on a secure stack, with its credentials. */
+    public Map<String, String> serviceConfig(String user) {
+        Map<String, String> config = serviceConfig();
+        if (kafka.security() != null) {
+            config.putAll(kafka.security().serviceConfig(user));
+        }
         return config;
     }
 

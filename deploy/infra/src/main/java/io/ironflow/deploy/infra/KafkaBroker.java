@@ -29,19 +29,27 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * A single-node Kafka broker in KRaft mode (combined broker and controller) running inside this JVM.
- * Its log directory survives a restart, so a stopped stack keeps its topics and records.
+ * Its log directory survives a restart, so a stopped stack keeps its topics and records. Plain by default; with a
+ * {@link KafkaSecurity}, clients authenticate with SASL/SCRAM and are authorized by ACLs (see there).
  */
 public final class KafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final KafkaSecurity security;
 
-    private KafkaBroker(KafkaRaftServer server, String bootstrapServers) {
+    private KafkaBroker(KafkaRaftServer server, String bootstrapServers, KafkaSecurity security) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.security = security;
     }
 
     public static KafkaBroker start(Path dataDir, int port, int controllerPort) throws IOException {
+        return start(dataDir, port, controllerPort, null);
+    }
+
+    /** Starts the broker; {@code security} (or null for a plain one) also gives each principal its user and ACLs. */
+    public static KafkaBroker start(Path dataDir, int port, int controllerPort, KafkaSecurity security) throws IOException {
         Path logDir = dataDir.resolve("kafka");
         Files.createDirectories(logDir);
         Properties props = new Properties();
@@ -66,11 +74,20 @@ public final class KafkaBroker implements AutoCloseable {
                 // Topics are created explicitly with their partition counts; a typo must not create a new one.
                 Map.entry("auto.create.topics.enable", "false"),
                 Map.entry("log.cleaner.backoff.ms", "1000")));
+        // Formatted with the plain settings: the file it writes must not hold the super user's password.
         formatStorage(logDir, props);
+        if (security != null) {
+            props.putAll(security.brokerProperties(port, controllerPort));
+        }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
-        KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port);
+        KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port, security);
         broker.awaitReady(Duration.ofSeconds(60));
+        if (security != null) {
+            try (Admin admin = broker.admin()) {
+                security.apply(admin);
+            }
+        }
         return broker;
     }
 
@@ -147,8 +164,21 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /** An admin client; on a secure broker, as the super user. */
     public Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+        Map<String, Object> config = new java.util.HashMap<>(clientSecurity());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return Admin.create(config);
+    }
+
+    /** The security settings of the launcher's own clients (the super user's), or none on a plain broker. */
+    public Map<String, Object> clientSecurity() {
+        return security == null ? Map.of() : security.adminProperties();
+    }
+
+    /** The broker's security, or null when it is plain. */
+    public KafkaSecurity security() {
+        return security;
     }
 
     public String bootstrapServers() {

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.ironflow.schemas.Topic;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +17,8 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Apicurio Registry 2.4 (the {@code deploy/schema-registry} module) as a child JVM, its storage kept under the data
  * directory. Apicurio applies no compatibility rule unless told, so a global BACKWARD rule is set at start-up.
+ * Given users (the secure stack's), every path but {@code /health} takes HTTP basic auth of one of them: the users
+ * and that rule go to the registry in a 0600 file under the data directory, never on its command line.
  */
 public final class SchemaRegistry implements AutoCloseable {
 
@@ -23,16 +26,29 @@ public final class SchemaRegistry implements AutoCloseable {
 
     private final ChildJvm jvm;
     private final int port;
+    private final String user;
+    private final String password;
 
-    private SchemaRegistry(ChildJvm jvm, int port) {
+    private SchemaRegistry(ChildJvm jvm, int port, String user, String password) {
         this.jvm = jvm;
         this.port = port;
+        this.user = user;
+        this.password = password;
     }
 
     /** Starts the registry process without waiting for it; call {@link #awaitReady()} next. */
     public static SchemaRegistry launch(Path jar, Path dataDir, int port) throws IOException {
+        return launch(jar, dataDir, port, Map.of(), null);
+    }
+
+    /**
+     * The same, and when {@code users} (name to password) is not empty, only they may use it; this launcher then
+     * acts as {@code asUser}.
+     */
+    public static SchemaRegistry launch(Path jar, Path dataDir, int port, Map<String, String> users, String asUser)
+            throws IOException {
         Path storage = dataDir.resolve("registry").toAbsolutePath();
-        Map<String, String> properties = Map.of(
+        Map<String, String> properties = new java.util.LinkedHashMap<>(Map.of(
                 "quarkus.http.port", String.valueOf(port),
                 "quarkus.http.host", "127.0.0.1",
                 // A file instead of the default in-memory database: global ids must outlive a restart, since
@@ -44,10 +60,31 @@ public final class SchemaRegistry implements AutoCloseable {
                 "quarkus.log.level", "WARN",
                 "quarkus.log.category.\"io.apicurio\".level", "WARN",
                 "quarkus.log.category.\"io.sentry\".level", "ERROR",
-                "java.io.tmpdir", System.getProperty("java.io.tmpdir"));
+                "java.io.tmpdir", System.getProperty("java.io.tmpdir")));
+        if (!users.isEmpty()) {
+            properties.put("quarkus.config.locations", writeAuthConfig(dataDir, users).toString());
+        }
         ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), properties,
                 dataDir.resolve("logs").resolve("registry.log"));
-        return new SchemaRegistry(jvm, port);
+        return new SchemaRegistry(jvm, port, users.isEmpty() ? null : asUser,
+                users.isEmpty() ? null : users.get(asUser));
+    }
+
+    /** The registry's users (Quarkus's embedded realm, basic auth) and the rule that every path but health needs one. */
+    private static Path writeAuthConfig(Path dataDir, Map<String, String> users) throws IOException {
+        java.util.Properties config = new java.util.Properties();
+        users.forEach((name, secret) -> config.setProperty("quarkus.security.users.embedded.users." + name, secret));
+        config.setProperty("ironflow.registry.users-only", "true"); // deploy/schema-registry's UsersOnlyPolicy
+        Path file = dataDir.resolve("secrets").resolve("registry.properties");
+        Files.createDirectories(file.getParent());
+        KafkaSecurity.writePrivately(file, config, "the schema registry's users (ironflow up --secure)");
+        return file.toAbsolutePath();
+    }
+
+    /** The Apicurio serde settings of this launcher's user (none on an open registry). */
+    Map<String, Object> clientAuth() {
+        return user == null ? Map.of()
+                : Map.of("apicurio.registry.auth.username", user, "apicurio.registry.auth.password", password);
     }
 
     public SchemaRegistry awaitReady() throws IOException {
@@ -65,8 +102,10 @@ public final class SchemaRegistry implements AutoCloseable {
      */
     public void registerValueSchemas(List<Topic> topics) {
         try (AvroKafkaSerializer<GenericRecord> serializer = new AvroKafkaSerializer<>()) {
-            serializer.configure(Map.of("apicurio.registry.url", apiUrl(), "apicurio.registry.auto-register", "true"),
-                    false);
+            Map<String, Object> config = new java.util.HashMap<>(clientAuth());
+            config.put("apicurio.registry.url", apiUrl());
+            config.put("apicurio.registry.auto-register", "true");
+            serializer.configure(config, false);
             for (Topic topic : topics) {
                 topic.valueSchema().ifPresent(schema -> serializer.serialize(topic.topicName(), SampleRecords.of(schema)));
             }
@@ -75,16 +114,24 @@ public final class SchemaRegistry implements AutoCloseable {
 
     private void setGlobalRule(String type, String config) throws IOException {
         String body = "{\"type\":\"" + type + "\",\"config\":\"" + config + "\"}";
-        HttpResponse<String> created = send(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules"))
+        HttpResponse<String> created = send(authorized(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules")))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
         if (created.statusCode() == 409) { // kept from an earlier run: make sure it says what we want
-            created = send(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules/" + type))
+            created = send(authorized(HttpRequest.newBuilder(URI.create(apiUrl() + "/admin/rules/" + type)))
                     .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build());
         }
         if (created.statusCode() / 100 != 2) {
             throw new IOException("cannot set the registry's global " + type + " rule: " + created.statusCode() + " "
                     + created.body());
         }
+    }
+
+    private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+        if (user != null) {
+            request.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                    .encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return request;
     }
 
     private static HttpResponse<String> send(HttpRequest request) throws IOException {

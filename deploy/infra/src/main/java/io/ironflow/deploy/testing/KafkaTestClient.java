@@ -22,23 +22,37 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A plain Kafka client with the registry's Avro serde, as a system outside Ironflow would use it: it needs
- * nothing but the schemas jar, the bootstrap servers and the registry URL.
+ * nothing but the schemas jar, the bootstrap servers and the registry URL (and, on a secure stack, the settings of
+ * the principal it logs in as: {@code KafkaSecurity.clientProperties} plus the registry's user).
  */
 public final class KafkaTestClient implements AutoCloseable {
 
     private final String bootstrapServers;
     private final String registryUrl;
+    private final Map<String, Object> security;
     private final KafkaProducer<String, Object> producer;
 
     public KafkaTestClient(String bootstrapServers, String registryUrl) {
+        this(bootstrapServers, registryUrl, Map.of());
+    }
+
+    /** A client whose every Kafka client and serde also gets {@code security} (SASL, TLS, the registry's user). */
+    public KafkaTestClient(String bootstrapServers, String registryUrl, Map<String, Object> security) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
-        this.producer = new KafkaProducer<>(Map.of(
+        this.security = Map.copyOf(security);
+        this.producer = new KafkaProducer<>(config(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, AvroKafkaSerializer.class.getName(),
                 "apicurio.registry.url", registryUrl,
-                "apicurio.registry.auto-register", "true"));
+                "apicurio.registry.auto-register", "true")));
+    }
+
+    private Map<String, Object> config(Map<String, Object> base) {
+        Map<String, Object> config = new java.util.HashMap<>(security);
+        config.putAll(base);
+        return config;
     }
 
     public void send(String topic, String key, Object value) {
@@ -58,10 +72,10 @@ public final class KafkaTestClient implements AutoCloseable {
 
     /** Sends bytes that are not a registry-framed Avro record: a poison record. */
     public void sendRaw(String topic, String key, byte[] value) {
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(config(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName())))) {
             raw.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic, e);
@@ -95,10 +109,10 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private <V> List<ConsumerRecord<String, V>> readAll(String topic, String valueDeserializer, Duration timeout) {
         Map<TopicPartition, Long> ends;
-        try (KafkaConsumer<String, byte[]> probe = new KafkaConsumer<>(Map.of(
+        try (KafkaConsumer<String, byte[]> probe = new KafkaConsumer<>(config(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()))) {
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName())))) {
             ends = probe.endOffsets(probe.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList());
         }
         long total = ends.values().stream().mapToLong(Long::longValue).sum();
@@ -107,13 +121,13 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private <V> List<ConsumerRecord<String, V>> readFromStart(String topic, String valueDeserializer, Duration timeout,
             Predicate<List<ConsumerRecord<String, V>>> until) {
-        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(Map.of(
+        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
                 "apicurio.registry.url", registryUrl,
-                "apicurio.registry.use-specific-avro-reader", "true"))) {
+                "apicurio.registry.use-specific-avro-reader", "true")))) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);

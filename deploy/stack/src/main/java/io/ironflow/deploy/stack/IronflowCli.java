@@ -1,10 +1,14 @@
 package io.ironflow.deploy.stack;
 
+import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.schemas.Topic;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -90,6 +94,26 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "With --users-file: your users' roles and project, YAML (user: {roles: [member], project: p1}).")
         Path rolesFile;
 
+        @Option(names = "--secure", description = {"Kafka with SASL/SCRAM-SHA-512 and ACLs (one principal per service), the registry",
+                "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed."})
+        boolean secure;
+
+        @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure: TLS on Kafka's client listener",
+                "(SASL_SSL) with this PKCS12 key store; its password in IRONFLOW_KAFKA_KEYSTORE_PASSWORD."})
+        Path keyStore;
+
+        @Option(names = "--kafka-truststore", paramLabel = "FILE", description = {"The PKCS12 trust store the clients verify the",
+                "broker with (default: the key store); its password in IRONFLOW_KAFKA_TRUSTSTORE_PASSWORD (default: the key store's)."})
+        Path trustStore;
+
+        @Option(names = "--kafka-intent-producer", paramLabel = "NAME", description = {"With --secure: an external Kafka principal",
+                "that may write intents (and read their results); repeatable."})
+        List<String> intentProducers = new ArrayList<>();
+
+        @Option(names = "--kafka-reader", paramLabel = "NAME", description = {"With --secure: an external read-only Kafka principal",
+                "(node state, node events, teardown events); repeatable."})
+        List<String> readers = new ArrayList<>();
+
         /** The command with one {@code --<component>-port} option per port of {@link StackOptions#defaultPorts()}. */
         static CommandLine command() {
             CommandLine command = new CommandLine(new Up());
@@ -125,8 +149,38 @@ public final class IronflowCli implements Callable<Integer> {
             Path home = StackOptions.defaultHome();
             Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
             LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout), auth,
-                    usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath()));
+                    usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath(),
+                    security()));
             return 0;
+        }
+
+        /** What was asked for the secure stack, or null for an open one; a secure option without --secure is refused. */
+        private KafkaSecurity.Options security() {
+            if (!secure) {
+                if (keyStore != null || trustStore != null || !intentProducers.isEmpty() || !readers.isEmpty()) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--kafka-keystore, --kafka-truststore, --kafka-intent-producer and --kafka-reader need --secure");
+                }
+                return null;
+            }
+            KafkaSecurity.Tls tls = null;
+            if (keyStore != null) {
+                String password = System.getenv("IRONFLOW_KAFKA_KEYSTORE_PASSWORD");
+                if (password == null || !Files.isReadable(keyStore)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-keystore needs a readable file and"
+                            + " its password in IRONFLOW_KAFKA_KEYSTORE_PASSWORD");
+                }
+                String trustPassword = System.getenv().getOrDefault("IRONFLOW_KAFKA_TRUSTSTORE_PASSWORD", password);
+                tls = new KafkaSecurity.Tls(keyStore.toAbsolutePath(), password,
+                        (trustStore == null ? keyStore : trustStore).toAbsolutePath(), trustPassword);
+            } else if (trustStore != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-truststore needs --kafka-keystore");
+            }
+            try {
+                return new KafkaSecurity.Options(intentProducers, readers, tls);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
     }
 

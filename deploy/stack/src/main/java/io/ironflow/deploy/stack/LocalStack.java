@@ -4,6 +4,7 @@ import io.ironflow.deploy.infra.ChildJvm;
 import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -93,7 +94,7 @@ public final class LocalStack {
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             auth = StackAuth.prepare(options.auth(), options.dataDir(), options.usersFile(), options.rolesFile());
-            infrastructure = Infrastructure.start(options.infrastructureSettings());
+            infrastructure = Infrastructure.start(options.infrastructureSettings(), options.secure());
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
             startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
@@ -214,8 +215,15 @@ public final class LocalStack {
         return environment;
     }
 
-    private Map<String, String> serviceConfig(String name) {
+    private Map<String, String> serviceConfig(String name) throws IOException {
         Map<String, String> config = new LinkedHashMap<>(infrastructure.serviceConfig());
+        String principal = StackOptions.kafkaPrincipal(name);
+        if (options.secure() != null && principal != null) {
+            // The service's credentials go in a file only its owner reads, never on its command line.
+            Map<String, String> secrets = new LinkedHashMap<>(infrastructure.serviceConfig(principal));
+            secrets.keySet().removeAll(config.keySet());
+            config.put("quarkus.config.locations", writeSecrets(name, secrets).toString());
+        }
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
         if (name.equals(StackOptions.API) || name.equals(StackOptions.CONDUCTOR) || name.equals(StackOptions.TEARDOWN)
                 || name.equals(StackOptions.ONEVIEW)) {
@@ -237,6 +245,15 @@ public final class LocalStack {
         return config;
     }
 
+    /** {@code secrets} as {@code DATA/secrets/<service>.properties}, mode 0600, for the service to read as configuration. */
+    private Path writeSecrets(String service, Map<String, String> secrets) throws IOException {
+        java.util.Properties properties = new java.util.Properties();
+        properties.putAll(secrets);
+        Path file = options.dataDir().resolve("secrets").resolve(service + ".properties").toAbsolutePath();
+        KafkaSecurity.writePrivately(file, properties, service + "'s Kafka and registry credentials (ironflow up --secure)");
+        return file;
+    }
+
     private void printEndpoints(Duration took) {
         String registry = infrastructure.registry().apiUrl();
         System.out.printf("""
@@ -252,8 +269,8 @@ public final class LocalStack {
                   Dashboard (live)       http://127.0.0.1:%d/
                   Kubernetes stand-in    http://127.0.0.1:%d (kubectl --server http://127.0.0.1:%d)
                   etcd (node-0..2)       %s
-                  Kafka bootstrap        %s
-                  Schema registry        %s (Confluent API: %s)
+                  Kafka bootstrap        %s%s
+                  Schema registry        %s (Confluent API: %s)%s
                   PostgreSQL             %s (user ironflow; passwords in %s)
                 Press Ctrl-C to stop.
                 """,
@@ -263,9 +280,20 @@ public final class LocalStack {
                 options.port(StackOptions.ONEVIEW_SIMULATOR), options.port(StackOptions.DASHBOARD),
                 options.port(StackOptions.KUBERNETES), options.port(StackOptions.KUBERNETES),
                 String.join(",", options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()),
-                infrastructure.kafka().bootstrapServers(), registry, infrastructure.registry().ccompatUrl(),
+                infrastructure.kafka().bootstrapServers(), kafkaSecurityNote(), registry, infrastructure.registry().ccompatUrl(),
+                options.secure() == null ? "" : " (basic auth: the same users and passwords)",
                 infrastructure.postgres().jdbcUrl(), infrastructure.postgres().secretsFile());
         System.out.flush();
+    }
+
+    /** In the secure stack: how clients log in and where their passwords are (never the passwords themselves). */
+    private String kafkaSecurityNote() {
+        KafkaSecurity security = infrastructure.kafka().security();
+        if (security == null) {
+            return "";
+        }
+        return " (" + security.protocol() + ", SCRAM-SHA-512; one user per service, passwords in "
+                + security.credentialsFile() + ")";
     }
 
     private void stop() {

@@ -2,6 +2,8 @@ package io.ironflow.deploy.stack;
 
 import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.KafkaAccess;
+import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.deploy.infra.Ports;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,10 +13,11 @@ import java.util.Map;
 
 /**
  * What {@code ironflow up} was asked for: where its data lives, which ports it takes (DESIGN.md's by default), and
- * how callers authenticate ({@code auth}; {@code usersFile} and {@code rolesFile} are the operator's, or null).
+ * how callers authenticate ({@code auth}; {@code usersFile} and {@code rolesFile} are the operator's, or null), and
+ * whether Kafka and the registry are secure ({@code secure} null: they are open, on loopback).
  */
 record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout,
-        StackAuth.AuthStrategy auth, Path usersFile, Path rolesFile) {
+        StackAuth.AuthStrategy auth, Path usersFile, Path rolesFile, KafkaSecurity.Options secure) {
 
     static final String API = "api-service";
     static final String CONDUCTOR = "conductor-service";
@@ -100,6 +103,18 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
         int base = port(ETCD);
         return List.of(new EtcdCluster.Member("node-0", base, base + 1), new EtcdCluster.Member("node-1", base + 2, base + 3),
                 new EtcdCluster.Member("node-2", base + 4, base + 5));
+    }
+
+    /** Each service's Kafka principal in the secure stack (the simulator has none: it is no Kafka client). */
+    static String kafkaPrincipal(String service) {
+        return switch (service) {
+            case API -> KafkaAccess.API;
+            case CONDUCTOR -> KafkaAccess.CONDUCTOR;
+            case ONEVIEW -> KafkaAccess.ONEVIEW;
+            case TEARDOWN -> KafkaAccess.TEARDOWN;
+            case DASHBOARD -> KafkaAccess.DASHBOARD;
+            default -> null;
+        };
     }
 
     Infrastructure.Settings infrastructureSettings() {

@@ -65,7 +65,9 @@ class IronflowCliTest {
     void aWrongFlagOrValueIsOneLineAndExit2() {
         for (String[] args : List.of(new String[] {"up", "--bogus"}, new String[] {"up", "--api-port", "70000"},
                 new String[] {"up", "--api-port"}, new String[] {"bench", "--nodes", "many"}, new String[] {"nope"},
-                new String[] {"watch", "ironflow.nope"})) {
+                new String[] {"watch", "ironflow.nope"}, new String[] {"up", "--kafka-reader", "site"},
+                new String[] {"up", "--secure", "--kafka-reader", "no spaces"},
+                new String[] {"up", "--secure", "--kafka-intent-producer", "ironflow-conductor"})) {
             Run run = run(args);
             assertEquals(2, run.code(), String.join(" ", args) + ": " + run.err());
             assertEquals(1, run.err().lines().count(), String.join(" ", args) + " said more than one line: " + run.err());

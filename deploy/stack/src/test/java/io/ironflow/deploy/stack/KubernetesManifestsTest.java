@@ -119,6 +119,34 @@ class KubernetesManifestsTest {
         }
     }
 
+    /** The local secure stack's ACLs (KafkaAccess) and the Kubernetes users' are the same table. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theEmbeddedBrokersAclsAreTheKubernetesUsersAcls() throws IOException {
+        Map<String, java.util.Set<String>> kubernetes = new TreeMap<>();
+        for (HasMetadata user : parse("users.yaml")) {
+            Map<String, Object> spec = (Map<String, Object>) ((GenericKubernetesResource) user).getAdditionalProperties().get("spec");
+            java.util.Set<String> rights = new java.util.TreeSet<>();
+            for (Map<String, Object> acl : (List<Map<String, Object>>) ((Map<String, Object>) spec.get("authorization")).get("acls")) {
+                Map<String, Object> resource = (Map<String, Object>) acl.get("resource");
+                String pattern = "prefix".equals(resource.get("patternType")) ? "prefixed" : "literal";
+                for (String operation : (List<String>) acl.get("operations")) {
+                    rights.add(resource.get("type") + " " + resource.get("name") + " " + pattern + " " + operation.toLowerCase());
+                }
+            }
+            kubernetes.put(user.getMetadata().getName(), rights);
+        }
+        Map<String, java.util.Set<String>> embedded = new TreeMap<>();
+        for (io.ironflow.deploy.infra.KafkaAccess principal : io.ironflow.deploy.infra.KafkaAccess.services()) {
+            java.util.Set<String> rights = new java.util.TreeSet<>();
+            principal.acls().forEach(acl -> rights.add(acl.pattern().resourceType().name().toLowerCase() + " "
+                    + acl.pattern().name() + " " + acl.pattern().patternType().name().toLowerCase() + " "
+                    + acl.entry().operation().name().toLowerCase()));
+            embedded.put(principal.user(), rights);
+        }
+        assertEquals(kubernetes, embedded);
+    }
+
     @SuppressWarnings("unchecked")
     private static void assertGranted(String principal, List<Map<String, Object>> acls, String type, String name, String operation) {
         boolean granted = acls.stream().anyMatch(acl -> {

@@ -68,7 +68,7 @@ final class RunningStack implements AutoCloseable {
         return launch(dataDir, ports, environment, List.of());
     }
 
-    /** The same with more {@code ./ironflow up} arguments ({@code --auth http_basic}...). */
+    /** The same with more {@code ./ironflow up} arguments ({@code --auth http_basic}, {@code --secure}...). */
     static RunningStack launch(Path dataDir, Map<String, Integer> ports, Map<String, String> environment,
             List<String> arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(
