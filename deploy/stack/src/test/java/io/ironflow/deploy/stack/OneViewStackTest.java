@@ -222,11 +222,14 @@ class OneViewStackTest {
     @Test
     void aDeployThatRacesAOneViewUserFailsThenTheChecksParkAndReturnIt() throws Exception {
         String uuid = enroll(3);
-        // The race, made certain: OneView answers the allocator's look at the hardware 1.5 s late, and a OneView
-        // user takes the hardware meanwhile (the node is already deploying, so no periodic check sees it).
-        call("POST", simulator + "/admin/faults", Map.of("type", "latency", "millis", 1500, "method", "GET", "path", bay(3)), 201);
+        // The race, made certain: OneView answers every look at the hardware 3 s late until a OneView user has taken
+        // it (the node is already deploying, so no periodic check sees it). Every look, not one: the periodic
+        // checks read the hardware too, and a one-shot delay they used up let the deploy win the race under load.
+        call("POST", simulator + "/admin/faults", Map.of("type", "latency", "millis", 3000, "method", "GET", "path", bay(3),
+                "count", -1), 201);
         change("PUT", stack.api() + "/v1/nodes/" + uuid + "/states/provision", Map.of("target", "active"), 202);
         oneViewUserTakes(3);
+        call("DELETE", simulator + "/admin/faults", null, 204);
         JsonNode failed = await(uuid, n -> n.get("provision_state").asText().equals("deploy failed"), "deploy racing OneView");
         assertTrue(failed.get("last_error").asText().contains("is in use by OneView")
                 && failed.get("last_error").asText().contains("OneView user's SAP HANA"), failed.get("last_error").asText());
