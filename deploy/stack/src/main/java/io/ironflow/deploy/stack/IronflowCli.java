@@ -198,13 +198,18 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "The topic (default: ${DEFAULT-VALUE}, every node's latest state).")
         String topic;
 
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "The stack's data directory: after --secure, its "
+                + "secrets/dashboard.properties has the read-only Kafka and registry login (default: .ironflow in the repository).")
+        Path dataDir;
+
         @Override
         public Integer call() {
             if (Topic.all().stream().noneMatch(t -> t.topicName().equals(topic))) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "no such topic " + topic + "; Ironflow's are "
                         + Topic.all().stream().map(Topic::topicName).toList());
             }
-            WatchTopic.watch(topic);
+            Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
+            WatchTopic.watch(topic, StackSecrets.kafkaReader(data));
             return 0;
         }
     }

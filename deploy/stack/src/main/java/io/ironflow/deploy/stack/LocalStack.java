@@ -226,7 +226,7 @@ public final class LocalStack {
         }
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
         if (name.equals(StackOptions.API) || name.equals(StackOptions.CONDUCTOR) || name.equals(StackOptions.TEARDOWN)
-                || name.equals(StackOptions.ONEVIEW)) {
+                || name.equals(StackOptions.ONEVIEW) || name.equals(StackOptions.DASHBOARD)) {
             config.putAll(auth.serviceConfig()); // every service's HTTP port but health is authenticated alike
         }
         if (name.equals(StackOptions.TEARDOWN)) {

@@ -55,6 +55,32 @@ final class StackSecrets {
         return java.util.Optional.ofNullable(credentials.getProperty("admin.token")).map(token -> "Bearer " + token);
     }
 
+    /**
+     * The Kafka and registry client settings of the stack's read-only principal (the dashboard's, which {@code
+     * ./ironflow up --secure} keeps in {@code secrets/dashboard.properties}, 0600), for {@code ./ironflow watch}: the
+     * file's {@code kafka.*} keys without that prefix (SASL/SCRAM, TLS's trust store, the registry's basic auth).
+     * Empty when the stack was not started with {@code --secure}.
+     */
+    static Map<String, Object> kafkaReader(Path dataDir) {
+        Path file = dataDir.resolve("secrets").resolve(StackOptions.DASHBOARD + ".properties");
+        Map<String, Object> client = new LinkedHashMap<>();
+        if (!Files.isReadable(file)) {
+            return client;
+        }
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        for (String key : properties.stringPropertyNames()) {
+            if (key.startsWith("kafka.")) {
+                client.put(key.substring("kafka.".length()), properties.getProperty(key));
+            }
+        }
+        return client;
+    }
+
     private static Map<String, String> database(Path dataDir) {
         Map<String, String> secrets = new LinkedHashMap<>();
         Path file = dataDir.resolve("secrets").resolve("database.properties");

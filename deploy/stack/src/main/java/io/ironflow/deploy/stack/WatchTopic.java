@@ -2,6 +2,7 @@ package io.ironflow.deploy.stack;
 
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -12,23 +13,30 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * {@code ironflow watch [TOPIC]} (see {@link IronflowCli.Watch}): prints a topic from its beginning and then as it grows, one line per record
  * ({@code key<TAB>value as JSON}), decoding Avro through the registry. On the compacted ironflow.node-state
- * (the default) that is every node's latest state, then each change as it happens. Ctrl-C ends it.
+ * (the default) that is every node's latest state, then each change as it happens. Ctrl-C ends it. Against a
+ * {@code --secure} stack it logs in as the stack's read-only principal (the dashboard's), so it reads what a
+ * dashboard may: node-state, node-events and teardown-events; the broker refuses it any other topic.
  */
 public final class WatchTopic {
 
     private WatchTopic() {
     }
 
-    /** Prints {@code topic} until the process is stopped. */
-    static void watch(String topic) {
+    /**
+     * Prints {@code topic} until the process is stopped.
+     *
+     * @param security client settings of a secure stack (SASL, TLS, the registry's user); empty for an open one
+     */
+    static void watch(String topic, Map<String, Object> security) {
         String bootstrap = System.getProperty("ironflow.kafka", "127.0.0.1:9092");
         String registry = System.getProperty("ironflow.registry", "http://127.0.0.1:18081/apis/registry/v2");
-        try (KafkaConsumer<String, Object> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                "apicurio.registry.url", registry))) {
+        Map<String, Object> config = new HashMap<>(security);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put("apicurio.registry.url", registry);
+        try (KafkaConsumer<String, Object> consumer = new KafkaConsumer<>(config)) {
             // assign() rather than a group: a watcher reads everything and leaves no offsets behind.
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

@@ -145,6 +145,14 @@ class AuthStackTest {
         assertEquals(401, send(conductor + "/q/metrics", "GET", null).statusCode());
         assertEquals(200, send(conductor + "/q/metrics", "GET", stack.basic("reader")).statusCode());
         assertEquals(200, send(conductor + "/q/health/ready", "GET", null).statusCode());
+        String dashboard = "http://127.0.0.1:" + stack.ports.get("dashboard");
+        HttpResponse<String> page = send(dashboard + "/", "GET", null);
+        assertEquals(401, page.statusCode(), page.body());
+        assertTrue(page.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"), "a browser prompts");
+        assertEquals(200, send(dashboard + "/api/summary", "GET", stack.basic("reader")).statusCode());
+        assertEquals(403, send(dashboard + "/api/summary", "GET", stack.basic("member")).statusCode(),
+                "the board shows every node: not for a project's member");
+        assertEquals(200, send(dashboard + "/q/health/live", "GET", null).statusCode());
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         int migrated = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
