@@ -66,7 +66,15 @@ final class StackSecrets {
      * Empty when the stack was not started with {@code --secure}.
      */
     static Map<String, Object> kafkaReader(Path dataDir) {
-        Path file = dataDir.resolve("secrets").resolve(StackOptions.DASHBOARD + ".properties");
+        return kafkaClient(dataDir, StackOptions.DASHBOARD);
+    }
+
+    /**
+     * The same for {@code service}'s principal, from {@code secrets/<service>.properties}; empty on an open stack.
+     * {@code ./ironflow bench --scale} reads the conductors' consumer group as the conductor.
+     */
+    static Map<String, Object> kafkaClient(Path dataDir, String service) {
+        Path file = dataDir.resolve("secrets").resolve(service + ".properties");
         Map<String, Object> client = new LinkedHashMap<>();
         if (!Files.isReadable(file)) {
             return client;
