@@ -30,18 +30,33 @@ import org.apache.kafka.common.utils.Time;
 /**
  * A single-node Kafka broker in KRaft mode (combined broker and controller) running inside this JVM.
  * Its log directory survives a restart, so a stopped stack keeps its topics and records. Plain by default; with a
- * {@link KafkaSecurity}, clients authenticate with SASL/SCRAM and are authorized by ACLs (see there).
+ * {@link KafkaSecurity}, clients authenticate with SASL/SCRAM and are authorized by ACLs, and the launcher's admin
+ * client uses a loopback listener of its own on a free port (see there).
  */
 public final class KafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    /** Where the launcher's admin client connects: the client listener, or the secure broker's internal one. */
+    private final String adminBootstrapServers;
     private final KafkaSecurity security;
 
-    private KafkaBroker(KafkaRaftServer server, String bootstrapServers, KafkaSecurity security) {
+    private KafkaBroker(KafkaRaftServer server, String bootstrapServers, String adminBootstrapServers,
+            KafkaSecurity security) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.adminBootstrapServers = adminBootstrapServers;
         this.security = security;
+    }
+
+    /** A free loopback port for the secure broker's internal listener, other than the two it was given. */
+    private static int internalPort(int port, int controllerPort) throws IOException {
+        while (true) {
+            int candidate = Ports.free(1)[0];
+            if (candidate != port && candidate != controllerPort) {
+                return candidate;
+            }
+        }
     }
 
     public static KafkaBroker start(Path dataDir, int port, int controllerPort) throws IOException {
@@ -76,12 +91,15 @@ public final class KafkaBroker implements AutoCloseable {
                 Map.entry("log.cleaner.backoff.ms", "1000")));
         // Formatted with the plain settings: the file it writes must not hold the super user's password.
         formatStorage(logDir, props);
+        String adminBootstrap = "127.0.0.1:" + port;
         if (security != null) {
-            props.putAll(security.brokerProperties(port, controllerPort));
+            int internalPort = internalPort(port, controllerPort);
+            props.putAll(security.brokerProperties(port, controllerPort, internalPort));
+            adminBootstrap = "127.0.0.1:" + internalPort;
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
-        KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port, security);
+        KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port, adminBootstrap, security);
         broker.awaitReady(Duration.ofSeconds(60));
         if (security != null) {
             try (Admin admin = broker.admin()) {
@@ -164,16 +182,11 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** An admin client; on a secure broker, as the super user. */
+    /** An admin client; on a secure broker, as the super user on the internal listener. */
     public Admin admin() {
-        Map<String, Object> config = new java.util.HashMap<>(clientSecurity());
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> config = new java.util.HashMap<>(security == null ? Map.of() : security.adminProperties());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, adminBootstrapServers);
         return Admin.create(config);
-    }
-
-    /** The security settings of the launcher's own clients (the super user's), or none on a plain broker. */
-    public Map<String, Object> clientSecurity() {
-        return security == null ? Map.of() : security.adminProperties();
     }
 
     /** The broker's security, or null when it is plain. */

@@ -33,16 +33,23 @@ import org.apache.kafka.common.resource.ResourcePatternFilter;
  * settings. Each principal ({@link KafkaAccess}) has a random password, made once per data directory and kept in
  * {@link #credentialsFile} (mode 0600, never printed); the registry knows the same users with the same passwords.
  * The broker authenticates clients with SASL/SCRAM-SHA-512 (SASL_PLAINTEXT on loopback, SASL_SSL when a key store
- * is given) and authorizes them by {@link KafkaAccess}'s ACLs. The launcher's own super user,
- * {@value #ADMIN}, logs in with SASL/PLAIN: its password is in the broker's configuration, so the broker can
- * authenticate it (and itself) before any SCRAM credential exists in the metadata log, also on a data directory
- * first run without security.
+ * is given) and authorizes them by {@link KafkaAccess}'s ACLs; its client listener takes nothing but SCRAM. The
+ * launcher's own super user, {@value #ADMIN}, logs in with SASL/PLAIN on a separate listener, {@value #INTERNAL},
+ * bound to 127.0.0.1 and named in no client's configuration: the broker's inter-broker and controller traffic and
+ * the launcher's admin client. Why PLAIN there and not SCRAM: a SCRAM credential lives in the metadata log, and the
+ * super user must log in before it can create any. A new data directory could get it at format time
+ * ({@code kafka-storage format --add-scram}), but a data directory first run open (formatted without it) cannot,
+ * and the broker itself must authenticate before it serves anything. PLAIN's one user and password are in the
+ * broker's in-memory configuration (never in the formatted storage), so every start works, and confining PLAIN to
+ * a loopback listener of its own keeps it off the port clients use.
  */
 public final class KafkaSecurity {
 
     /** The launcher's super user: creates topics, SCRAM users and ACLs, and registers schemas. */
     public static final String ADMIN = "ironflow-admin";
     public static final String SCRAM = "SCRAM-SHA-512";
+    /** The listener of the super user's PLAIN logins: loopback, the broker's own traffic and the launcher's admin. */
+    public static final String INTERNAL = "INTERNAL";
 
     /** TLS for the client listener: a PKCS12 key store for the broker, a trust store for the clients. */
     public record Tls(Path keyStore, String keyStorePassword, Path trustStore, String trustStorePassword) {
@@ -190,36 +197,39 @@ public final class KafkaSecurity {
         return tls == null ? "SASL_PLAINTEXT" : "SASL_SSL";
     }
 
-    /** The broker's listener and authorizer settings, added to {@link KafkaBroker}'s own. */
-    Map<String, String> brokerProperties(int port, int controllerPort) {
+    /**
+     * The broker's listener and authorizer settings, added to {@link KafkaBroker}'s own: clients on {@code port}
+     * (SCRAM only), the super user on {@code internalPort} (PLAIN only), the controller on {@code controllerPort}.
+     */
+    Map<String, String> brokerProperties(int port, int controllerPort, int internalPort) {
         String listener = protocol();
         String prefix = "listener.name." + listener.toLowerCase() + ".";
+        String internal = "listener.name." + INTERNAL.toLowerCase() + ".";
         // the broker's own login, and the one user PLAIN accepts
         String plain = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + ADMIN
                 + "\" password=\"" + password(ADMIN) + "\" user_" + ADMIN + "=\"" + password(ADMIN) + "\";";
         Map<String, String> props = new LinkedHashMap<>();
-        props.put("listeners", listener + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", listener + "://127.0.0.1:" + port);
-        props.put("inter.broker.listener.name", listener);
-        // The controller listener stays on loopback without TLS, but never without authentication.
-        props.put("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:SASL_PLAINTEXT");
+        props.put("listeners", listener + "://127.0.0.1:" + port + "," + INTERNAL + "://127.0.0.1:" + internalPort
+                + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", listener + "://127.0.0.1:" + port + "," + INTERNAL + "://127.0.0.1:" + internalPort);
+        props.put("inter.broker.listener.name", INTERNAL);
+        // The internal and controller listeners stay on loopback without TLS, but never without authentication.
+        props.put("listener.security.protocol.map",
+                listener + ":" + listener + "," + INTERNAL + ":SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
         props.put("sasl.mechanism.controller.protocol", "PLAIN");
         props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
         props.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
         props.put("listener.name.controller.plain.sasl.jaas.config", plain);
-        // Clients log in with SCRAM; PLAIN knows only the super user.
-        props.put(prefix + "sasl.enabled.mechanisms", SCRAM + ",PLAIN");
-        props.put(prefix + "plain.sasl.jaas.config", plain);
+        props.put(internal + "sasl.enabled.mechanisms", "PLAIN");
+        props.put(internal + "plain.sasl.jaas.config", plain);
+        // Clients log in with SCRAM, and only with SCRAM.
+        props.put(prefix + "sasl.enabled.mechanisms", SCRAM);
         props.put(prefix + SCRAM.toLowerCase() + ".sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         if (tls != null) {
             props.put(prefix + "ssl.keystore.type", "PKCS12");
             props.put(prefix + "ssl.keystore.location", tls.keyStore().toAbsolutePath().toString());
             props.put(prefix + "ssl.keystore.password", tls.keyStorePassword());
-            // the broker is its own inter-broker client on this listener, and checks it can verify itself
-            props.put(prefix + "ssl.truststore.type", "PKCS12");
-            props.put(prefix + "ssl.truststore.location", tls.trustStore().toAbsolutePath().toString());
-            props.put(prefix + "ssl.truststore.password", tls.trustStorePassword());
         }
         props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         props.put("super.users", "User:" + ADMIN);
@@ -227,10 +237,10 @@ public final class KafkaSecurity {
         return props;
     }
 
-    /** The launcher's admin client settings (the super user, over PLAIN). */
+    /** The launcher's admin client settings: the super user, over PLAIN, on the {@value #INTERNAL} listener. */
     Map<String, Object> adminProperties() {
-        Map<String, Object> props = tlsProperties();
-        props.put("security.protocol", protocol());
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("security.protocol", "SASL_PLAINTEXT");
         props.put("sasl.mechanism", "PLAIN");
         props.put("sasl.jaas.config", plainJaas(ADMIN, password(ADMIN)));
         return props;

@@ -27,6 +27,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.UnsupportedSaslMechanismException;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -36,7 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A real embedded KRaft broker started secure, as {@code ironflow up --secure} starts it: SASL/SCRAM-SHA-512 and
  * {@link KafkaAccess}'s ACLs. Producers and consumers log in as the services' principals (and two external ones) and
- * are allowed or refused exactly as the table says; a wrong password is refused.
+ * are allowed or refused exactly as the table says; a wrong password is refused, and so is PLAIN on the client
+ * listener (the super user's PLAIN login has a loopback listener of its own).
  */
 class SecureKafkaTest {
 
@@ -132,6 +135,30 @@ class SecureKafkaTest {
     void aWrongPasswordIsRefused() {
         assertInstanceOf(SaslAuthenticationException.class, failureOf(KafkaAccess.API, "not-the-password", Topic.NODE_INTENTS));
         assertInstanceOf(SaslAuthenticationException.class, failureOf("nobody", "anything", Topic.NODE_INTENTS));
+    }
+
+    /**
+     * The super user's PLAIN login works only on the internal listener: on the client listener, PLAIN is refused
+     * even with the right password, and the super user cannot log in with SCRAM (it has no SCRAM credential).
+     */
+    @Test
+    void plainIsRefusedOnTheClientListener() throws Exception {
+        Map<String, Object> plain = new HashMap<>(security.adminProperties());
+        plain.put("bootstrap.servers", broker.bootstrapServers());
+        plain.put("default.api.timeout.ms", "10000");
+        plain.put("request.timeout.ms", "5000");
+        try (Admin admin = Admin.create(plain)) {
+            ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> admin.describeCluster().nodes().get());
+            assertInstanceOf(UnsupportedSaslMechanismException.class, refused.getCause(), String.valueOf(refused.getCause()));
+        }
+        assertInstanceOf(SaslAuthenticationException.class,
+                failureOf(KafkaSecurity.ADMIN, security.password(KafkaSecurity.ADMIN), Topic.NODE_INTENTS));
+        try (Admin admin = broker.admin()) { // the same login, on the internal listener
+            var node = admin.describeCluster().nodes().get().iterator().next();
+            assertFalse(broker.bootstrapServers().equals(node.host() + ":" + node.port()),
+                    "the admin client used the client listener");
+        }
     }
 
     @Test

@@ -154,7 +154,8 @@ public final class Benchmark {
                 .put("list", ListBenchmark.run(scale.fleet(), 200, api.toString(), jdbc, password, false));
         List<ProcessHandle> stack = new CopyOnWriteArrayList<>(launched); // grows while a round reads it
         try (ConductorGroup group = ConductorGroup.of(stack, "127.0.0.1:" + scale.port(StackOptions.KAFKA), scale.logs(),
-                StackSecrets.conductorEnvironment(scale.dataDir()))) {
+                StackSecrets.conductorEnvironment(scale.dataDir()),
+                StackSecrets.kafkaClient(scale.dataDir(), StackOptions.CONDUCTOR))) {
             JsonArray scaling = new JsonArray();
             for (int conductors = 1; conductors <= 3; conductors++) {
                 if (conductors > 1) {

@@ -49,9 +49,13 @@ final class ConductorGroup implements AutoCloseable {
 
     /**
      * The group of the stack whose conductor is among {@code stack}, its Kafka at {@code bootstrap}; the conductors
-     * it adds get {@code environment} (the secrets the launcher gave its own through the environment).
+     * it adds get {@code environment} (the secrets the launcher gave its own through the environment) and, with its
+     * command line, the file of its Kafka and registry credentials on a {@code --secure} stack
+     * ({@code -Dquarkus.config.locations}); the group is read with {@code kafkaSecurity}, the conductor's own client
+     * settings (empty on an open stack).
      */
-    static ConductorGroup of(List<ProcessHandle> stack, String bootstrap, Path logs, Map<String, String> environment) {
+    static ConductorGroup of(List<ProcessHandle> stack, String bootstrap, Path logs, Map<String, String> environment,
+            Map<String, Object> kafkaSecurity) {
         ProcessHandle conductor = stack.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants())) // as it runs now
                 .filter(ProcessHandle::isAlive)
                 .filter(p -> "conductor-service".equals(ProcessCpu.nameOf(p.info().commandLine().orElse(""), false)))
@@ -65,11 +69,21 @@ final class ConductorGroup implements AutoCloseable {
                 command.add(argument);
             }
         }
+        return new ConductorGroup(command, Map.copyOf(environment), logs, groupAdmin(bootstrap, kafkaSecurity));
+    }
+
+    /** An admin client that reads the group, logged in with {@code kafkaSecurity} (the registry's settings left out). */
+    static Admin groupAdmin(String bootstrap, Map<String, Object> kafkaSecurity) {
         Properties config = new Properties();
+        kafkaSecurity.forEach((key, value) -> {
+            if (!key.startsWith("apicurio.")) {
+                config.put(key, value);
+            }
+        });
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        return new ConductorGroup(command, Map.copyOf(environment), logs, Admin.create(config));
+        return Admin.create(config);
     }
 
     /** Starts one more conductor named {@code name} and returns once it is ready. */

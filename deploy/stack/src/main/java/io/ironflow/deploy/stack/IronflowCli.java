@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "ironflow", mixinStandardHelpOptions = true, version = "Ironflow 0.1.0-SNAPSHOT",
         description = "Runs Ironflow on this machine, watches its topics, and benchmarks it.",
         subcommands = {IronflowCli.Watch.class, IronflowCli.Bench.class, IronflowCli.BenchList.class,
-                IronflowCli.OneViewMigrateCommand.class})
+                IronflowCli.OneViewMigrateCommand.class, IronflowCli.Token.class})
 public final class IronflowCli implements Callable<Integer> {
 
     @Spec
@@ -94,6 +94,11 @@ public final class IronflowCli implements Callable<Integer> {
                 description = "With --users-file: your users' roles and project, YAML (user: {roles: [member], project: p1}).")
         Path rolesFile;
 
+        @Option(names = "--token-lifetime", paramLabel = "D", defaultValue = "1h", converter = Lifetime.class,
+                description = {"With --auth jwt: how long the generated users' tokens live, e.g. 30m, 1h, 7d (default: ${DEFAULT-VALUE}).",
+                        "./ironflow token mints fresh ones; the services' own account gets a long-lived token (see README)."})
+        Duration tokenLifetime;
+
         @Option(names = "--secure", description = {"Kafka with SASL/SCRAM-SHA-512 and ACLs (one principal per service), the registry",
                 "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed."})
         boolean secure;
@@ -150,7 +155,7 @@ public final class IronflowCli implements Callable<Integer> {
             Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
             LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout), auth,
                     usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath(),
-                    security()));
+                    tokenLifetime, security()));
             return 0;
         }
 
@@ -181,6 +186,60 @@ public final class IronflowCli implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+        }
+    }
+
+    /** A lifetime: a positive number of seconds, minutes, hours or days ({@code 90s}, {@code 30m}, {@code 1h}, {@code 7d}). */
+    static final class Lifetime implements CommandLine.ITypeConverter<Duration> {
+
+        @Override
+        public Duration convert(String value) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([1-9][0-9]{0,8})([smhd])").matcher(value.trim());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a lifetime such as 90s, 30m, 1h or 7d");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+    }
+
+    /** {@code ironflow token --user NAME}: a fresh jwt for one of the stack's generated users, on stdout. */
+    @Command(name = "token", mixinStandardHelpOptions = true,
+            description = {"Prints a fresh bearer token for a user ./ironflow up --auth jwt generated (admin, reader, member,",
+                    "ironflow-service), signed with the data directory's key (DIR/auth/jwt-private.pem, 0600). The token is",
+                    "printed on stdout and nowhere else: e.g. OS_TOKEN=$(./ironflow token --user admin)."})
+    static final class Token implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "The stack's data directory (default: .ironflow in the repository).")
+        Path dataDir;
+
+        @Option(names = "--user", paramLabel = "NAME", required = true, description = "Whose token: admin, reader, member or ironflow-service.")
+        String user;
+
+        @Option(names = "--lifetime", paramLabel = "D", defaultValue = "1h", converter = Lifetime.class,
+                description = "How long it is valid, e.g. 30m, 1h, 7d (default: ${DEFAULT-VALUE}).")
+        Duration lifetime;
+
+        @Override
+        public Integer call() {
+            Path data = dataDir != null ? dataDir.toAbsolutePath().normalize() : StackOptions.defaultHome().resolve(".ironflow");
+            String token;
+            try {
+                token = StackAuth.mint(data, user, lifetime);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            spec.commandLine().getOut().println(token);
+            spec.commandLine().getOut().flush();
+            return 0;
         }
     }
 

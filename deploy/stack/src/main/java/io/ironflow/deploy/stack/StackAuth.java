@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
 import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
 import org.jose4j.lang.JoseException;
 import org.wildfly.security.password.PasswordFactory;
 import org.wildfly.security.password.WildFlyElytronPasswordProvider;
@@ -38,9 +39,16 @@ import org.wildfly.security.password.util.ModularCrypt;
  * {@code DATA/auth/} (every file 0600, kept across restarts): for {@code http_basic} an htpasswd file of bcrypt
  * entries and the YAML roles file the API reads, or the operator's own files (--users-file, --roles-file) with the
  * service account added; for {@code jwt} an RSA key pair whose public half the API trusts and tokens signed with
- * it (valid {@value #TOKEN_DAYS} days from each start); and {@code credentials.properties}, each generated user's
- * password or token in clear for the operator. Nothing secret is printed or put on a command line: the services
- * that call the API (the teardown orchestrator) get the service account through their environment.
+ * it (valid {@code --token-lifetime} from each start, one hour by default; {@link #mint} makes fresh ones for
+ * {@code ./ironflow token}); and {@code credentials.properties}, each generated user's password or token in clear
+ * for the operator. Nothing secret is printed or put on a command line: the services that call the API (the
+ * teardown orchestrator) get the service account through their environment.
+ *
+ * <p>The service account's token lives {@link #SERVICE_TOKEN_LIFETIME}, not the operators' short lifetime: the
+ * orchestrator reads it once from its environment and the local stack has no issuer it could renew it from, so a
+ * short token would leave a long-running stack unable to tear nodes down. It is minted afresh at each start, is
+ * only in the orchestrator's environment (never in {@code credentials.properties}), and carries the service role
+ * only.
  */
 final class StackAuth {
 
@@ -49,7 +57,11 @@ final class StackAuth {
     /** The project whose member the launcher generates, for trying project-scoped access. */
     static final String DEMO_PROJECT = "demo";
     static final String ISSUER = "ironflow-local-stack";
-    private static final int TOKEN_DAYS = 7;
+    /** How long the operators' tokens live unless {@code --token-lifetime} says otherwise. */
+    static final Duration DEFAULT_TOKEN_LIFETIME = Duration.ofHours(1);
+    /** How long the service account's token lives (see the class comment for why it is long). */
+    static final Duration SERVICE_TOKEN_LIFETIME = Duration.ofDays(365);
+    static final String PRIVATE_KEY = "jwt-private.pem";
 
     /** A generated user: roles, and the project (null: system scope). */
     record User(String name, String roles, String project) {
@@ -80,14 +92,17 @@ final class StackAuth {
     /** The strategies of the API's {@code ironflow.auth.strategy} the launcher can set up. */
     enum AuthStrategy { noauth, http_basic, jwt }
 
-    /** Prepares {@code strategy}'s files under {@code dataDir/auth} (or takes the operator's). */
-    static StackAuth prepare(AuthStrategy strategy, Path dataDir, Path usersFile, Path rolesFile) {
+    /**
+     * Prepares {@code strategy}'s files under {@code dataDir/auth} (or takes the operator's); jwt tokens for the
+     * operators live {@code tokenLifetime}.
+     */
+    static StackAuth prepare(AuthStrategy strategy, Path dataDir, Path usersFile, Path rolesFile, Duration tokenLifetime) {
         if (strategy == AuthStrategy.noauth) {
             return new StackAuth(strategy, Map.of("ironflow.auth.strategy", "noauth"), Map.of(), null, null);
         }
         Path auth = dataDir.resolve("auth");
         try {
-            return strategy == AuthStrategy.http_basic ? httpBasic(auth, usersFile, rolesFile) : jwt(auth);
+            return strategy == AuthStrategy.http_basic ? httpBasic(auth, usersFile, rolesFile) : jwt(auth, tokenLifetime);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + strategy + " under " + auth, e);
         } catch (GeneralSecurityException e) {
@@ -118,32 +133,61 @@ final class StackAuth {
                 passwords.path(), usersFile);
     }
 
-    private static StackAuth jwt(Path auth) throws IOException, GeneralSecurityException {
-        KeyPair keys = keyPair(auth.resolve("jwt-private.pem"));
+    private static StackAuth jwt(Path auth, Duration lifetime) throws IOException, GeneralSecurityException {
+        KeyPair keys = keyPair(auth.resolve(PRIVATE_KEY));
         Path publicKey = auth.resolve("jwt-public.pem");
         Files.writeString(publicKey, pem("PUBLIC KEY", keys.getPublic().getEncoded())); // public: readable
-        StringBuilder tokens = new StringBuilder("# Bearer tokens signed by jwt-private.pem, valid " + TOKEN_DAYS
-                + " days from the stack's start; send one as X-Auth-Token or Authorization: Bearer\n");
-        Map<String, String> minted = new LinkedHashMap<>();
+        StringBuilder tokens = new StringBuilder("# Bearer tokens signed by " + PRIVATE_KEY + ", valid " + lifetime
+                + " from the stack's start; send one as X-Auth-Token or Authorization: Bearer.\n"
+                + "# A fresh one: ./ironflow token --data-dir DIR --user NAME [--lifetime 1h]\n");
         for (User user : USERS) {
-            String token = token(user, keys.getPrivate());
-            minted.put(user.name(), token);
-            tokens.append(user.name()).append(".token=").append(token).append('\n');
+            if (!user.name().equals(SERVICE_USER)) {
+                tokens.append(user.name()).append(".token=").append(token(user, keys.getPrivate(), lifetime)).append('\n');
+            }
         }
         Path credentials = auth.resolve("credentials.properties");
         SecretFile.writeOwnerOnly(credentials, tokens.toString());
+        String serviceToken = token(USERS.get(USERS.size() - 1), keys.getPrivate(), SERVICE_TOKEN_LIFETIME);
         return new StackAuth(AuthStrategy.jwt, Map.of("ironflow.auth.strategy", "jwt",
                 "ironflow.auth.jwt.public-key-location", publicKey.toUri().toString(), "ironflow.auth.jwt.issuer", ISSUER),
-                Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN", minted.get(SERVICE_USER)), credentials, null);
+                Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN", serviceToken), credentials, null);
+    }
+
+    /**
+     * A fresh token for the generated user {@code name}, signed with the key {@code ./ironflow up --auth jwt} keeps in
+     * {@code dataDir/auth}; valid {@code lifetime} from now. Refused (IllegalArgumentException, one line) for a user
+     * the launcher does not generate, or when the data directory has no key.
+     */
+    static String mint(Path dataDir, String name, Duration lifetime) {
+        User user = USERS.stream().filter(u -> u.name().equals(name)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "no generated user " + name + "; the stack's are " + USERS.stream().map(User::name).toList()));
+        if (lifetime.isNegative() || lifetime.isZero()) {
+            throw new IllegalArgumentException("a token's lifetime must be positive, not " + lifetime);
+        }
+        Path key = dataDir.resolve("auth").resolve(PRIVATE_KEY);
+        if (!Files.isReadable(key)) {
+            throw new IllegalArgumentException("no signing key " + key + ": start the stack once with --auth jwt"
+                    + " (and --data-dir " + dataDir + ")");
+        }
+        try {
+            return token(user, keyPair(key).getPrivate(), lifetime);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + key, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot sign a token with " + key + ": " + e.getMessage(), e);
+        }
     }
 
     /** A token for {@code user} with the claims the API reads by default (roles, project_id or system_scope), RS256. */
-    private static String token(User user, PrivateKey key) throws GeneralSecurityException {
+    private static String token(User user, PrivateKey key, Duration lifetime) throws GeneralSecurityException {
         JwtClaims claims = new JwtClaims();
         claims.setIssuer(ISSUER);
         claims.setSubject(user.name());
-        claims.setIssuedAtToNow();
-        claims.setExpirationTimeMinutesInTheFuture(Duration.ofDays(TOKEN_DAYS).toMinutes());
+        NumericDate now = NumericDate.now();
+        claims.setIssuedAt(now);
+        NumericDate expiry = NumericDate.fromSeconds(now.getValue());
+        expiry.addSeconds(lifetime.toSeconds());
+        claims.setExpirationTime(expiry);
         claims.setStringListClaim("roles", List.of(user.roles()));
         if (user.project() == null) {
             claims.setClaim("system_scope", "all");

@@ -13,11 +13,12 @@ import java.util.Map;
 
 /**
  * What {@code ironflow up} was asked for: where its data lives, which ports it takes (DESIGN.md's by default), and
- * how callers authenticate ({@code auth}; {@code usersFile} and {@code rolesFile} are the operator's, or null), and
+ * how callers authenticate ({@code auth}; {@code usersFile} and {@code rolesFile} are the operator's, or null;
+ * {@code tokenLifetime} is how long jwt tokens for the operators live), and
  * whether Kafka and the registry are secure ({@code secure} null: they are open, on loopback).
  */
 record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duration livenessTimeout,
-        StackAuth.AuthStrategy auth, Path usersFile, Path rolesFile, KafkaSecurity.Options secure) {
+        StackAuth.AuthStrategy auth, Path usersFile, Path rolesFile, Duration tokenLifetime, KafkaSecurity.Options secure) {
 
     static final String API = "api-service";
     static final String CONDUCTOR = "conductor-service";

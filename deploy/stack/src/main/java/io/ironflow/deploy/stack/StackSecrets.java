@@ -33,7 +33,7 @@ final class StackSecrets {
 
     /**
      * The Authorization header of the admin {@code ./ironflow up --auth} generated for {@code dataDir} (Basic for
-     * http_basic, Bearer for jwt), or empty when the stack runs without authentication.
+     * http_basic, Bearer for jwt: a fresh token), or empty when the stack runs without authentication.
      */
     static java.util.Optional<String> adminAuthorization(Path dataDir) {
         Path file = dataDir.resolve("auth").resolve("credentials.properties");
@@ -52,7 +52,11 @@ final class StackSecrets {
             return java.util.Optional.of("Basic " + java.util.Base64.getEncoder()
                     .encodeToString(("admin:" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }
-        return java.util.Optional.ofNullable(credentials.getProperty("admin.token")).map(token -> "Bearer " + token);
+        if (credentials.getProperty("admin.token") == null) {
+            return java.util.Optional.empty();
+        }
+        // the kept token may have expired (they are short-lived): a fresh one from the stack's key
+        return java.util.Optional.of("Bearer " + StackAuth.mint(dataDir, "admin", StackAuth.DEFAULT_TOKEN_LIFETIME));
     }
 
     /**
@@ -62,7 +66,15 @@ final class StackSecrets {
      * Empty when the stack was not started with {@code --secure}.
      */
     static Map<String, Object> kafkaReader(Path dataDir) {
-        Path file = dataDir.resolve("secrets").resolve(StackOptions.DASHBOARD + ".properties");
+        return kafkaClient(dataDir, StackOptions.DASHBOARD);
+    }
+
+    /**
+     * The same for {@code service}'s principal, from {@code secrets/<service>.properties}; empty on an open stack.
+     * {@code ./ironflow bench --scale} reads the conductors' consumer group as the conductor.
+     */
+    static Map<String, Object> kafkaClient(Path dataDir, String service) {
+        Path file = dataDir.resolve("secrets").resolve(service + ".properties");
         Map<String, Object> client = new LinkedHashMap<>();
         if (!Files.isReadable(file)) {
             return client;

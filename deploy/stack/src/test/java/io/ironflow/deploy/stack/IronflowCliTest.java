@@ -34,7 +34,7 @@ class IronflowCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "up", "watch", "bench", "bench-list", "oneview-migrate"})
+    @ValueSource(strings = {"", "up", "watch", "bench", "bench-list", "oneview-migrate", "token"})
     void everySubcommandAnswersHelp(String subcommand) {
         List<String> args = new ArrayList<>(subcommand.isEmpty() ? List.of() : List.of(subcommand));
         args.add("--help");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * deploy/kubernetes/ parses with the Kubernetes model; its KafkaTopics are exactly {@link Topic} (rendered from it:
  * {@code -Dironflow.write-docs=true} rewrites topics.yaml); every service Deployment probes the health endpoints on
- * the port the service listens on, asks for resources, and takes its settings from the ConfigMap and Secrets.
+ * the port the service listens on, asks for resources, and takes its settings from the ConfigMap and Secrets; the
+ * registry takes basic auth of exactly the Kafka principals, each service logging in as its own.
  */
 @SuppressWarnings("unchecked")
 class KubernetesManifestsTest {
@@ -88,9 +90,96 @@ class KubernetesManifestsTest {
             assertNotNull(container.getResources().getRequests().get("cpu"), name + " requests no CPU");
             assertNotNull(container.getResources().getRequests().get("memory"), name + " requests no memory");
             assertEquals("/deployments/config", container.getVolumeMounts().get(0).getMountPath());
-            assertTrue(container.getEnv().stream().anyMatch(e -> e.getName().equals("KAFKA_SASL_JAAS_CONFIG")
-                    && e.getValueFrom().getSecretKeyRef() != null), name + ": its Kafka principal is not from a Secret");
+            EnvVar jaas = env(container, "KAFKA_SASL_JAAS_CONFIG");
+            assertNotNull(jaas, name + " has no Kafka principal");
+            assertNotNull(jaas.getValueFrom().getSecretKeyRef(), name + ": its Kafka principal is not from a Secret");
+            // the registry's basic auth: the same principal, its password from the same Strimzi Secret
+            String principal = jaas.getValueFrom().getSecretKeyRef().getName();
+            EnvVar user = env(container, "REGISTRY_USERNAME");
+            EnvVar password = env(container, "REGISTRY_PASSWORD");
+            assertNotNull(user, name + " has no registry user");
+            assertEquals(principal, user.getValue(), name + ": its registry user is not its Kafka principal");
+            assertNotNull(password, name + " has no registry password");
+            assertNotNull(password.getValueFrom().getSecretKeyRef(), name + ": its registry password is not from a Secret");
+            assertEquals(principal, password.getValueFrom().getSecretKeyRef().getName(), name + ": registry password");
+            assertEquals("password", password.getValueFrom().getSecretKeyRef().getKey(), name + ": registry password");
         }
+        Properties shared = sharedConfig();
+        assertEquals("${REGISTRY_USERNAME}", shared.getProperty("kafka.apicurio.registry.auth.username"));
+        assertEquals("${REGISTRY_PASSWORD}", shared.getProperty("kafka.apicurio.registry.auth.password"));
+    }
+
+    /**
+     * The registry is never open: the Service reaches only the auth proxy, Apicurio listens on the pod's loopback,
+     * every proxied path but health needs a user, and the users are exactly the Kafka principals (KafkaAccess), each
+     * with its Strimzi Secret's password.
+     */
+    @Test
+    void theRegistryTakesBasicAuthOfEveryKafkaPrincipalAndNothingElse() throws IOException {
+        List<HasMetadata> resources = parse("registry.yaml");
+        Deployment deployment = resources.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
+                .findFirst().orElseThrow();
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        Container proxy = pod.getContainers().stream().filter(c -> c.getName().equals("auth-proxy")).findFirst().orElseThrow();
+        Container registry = pod.getContainers().stream().filter(c -> c.getImage().startsWith("apicurio/")).findFirst().orElseThrow();
+        var service = resources.stream().filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.Service.class::cast).findFirst().orElseThrow();
+        String target = service.getSpec().getPorts().get(0).getTargetPort().getStrVal();
+        assertEquals(List.of(target), proxy.getPorts().stream().map(p -> p.getName()).toList(), "the Service must reach the proxy only");
+        assertTrue(registry.getPorts() == null || registry.getPorts().isEmpty(), "Apicurio must expose no port of its own");
+        String javaOptions = env(registry, "JAVA_OPTIONS").getValue();
+        assertTrue(javaOptions.contains("-Dquarkus.http.host=127.0.0.1"), "Apicurio must listen on loopback only: " + javaOptions);
+        assertTrue(javaOptions.contains("-Dquarkus.http.port=8081"), javaOptions);
+
+        String nginx = resources.stream().filter(r -> r instanceof io.fabric8.kubernetes.api.model.ConfigMap)
+                .map(r -> ((io.fabric8.kubernetes.api.model.ConfigMap) r).getData().get("default.conf")).findFirst().orElseThrow();
+        var locations = java.util.regex.Pattern.compile("location\\s+(\\S+)\\s*\\{([^}]*)}").matcher(nginx);
+        Map<String, String> blocks = new TreeMap<>();
+        while (locations.find()) {
+            blocks.put(locations.group(1), locations.group(2));
+        }
+        assertTrue(blocks.containsKey("/"), "no catch-all location: " + nginx);
+        blocks.forEach((path, block) -> {
+            assertTrue(block.contains("proxy_pass http://127.0.0.1:8081;"), path + " does not reach Apicurio");
+            if (path.equals("/health/")) {
+                return; // open, as the local stack's
+            }
+            assertTrue(block.contains("auth_basic \"") && block.contains("auth_basic_user_file /etc/nginx/users/htpasswd;"),
+                    "the registry's " + path + " is open");
+            assertTrue(block.contains("proxy_set_header Authorization \"\";"), path + " passes credentials on to Apicurio");
+        });
+
+        java.util.Set<String> users = new java.util.TreeSet<>();
+        for (var volume : pod.getVolumes()) {
+            if (volume.getProjected() != null) {
+                for (var source : volume.getProjected().getSources()) {
+                    var item = source.getSecret().getItems().get(0);
+                    assertEquals("password", item.getKey());
+                    assertEquals(source.getSecret().getName(), item.getPath(), "a user must be named as its Secret");
+                    users.add(item.getPath());
+                }
+            }
+        }
+        assertEquals(io.ironflow.deploy.infra.KafkaAccess.services().stream().map(io.ironflow.deploy.infra.KafkaAccess::user)
+                .collect(Collectors.toCollection(java.util.TreeSet::new)), users, "the registry's users are not the Kafka principals");
+        Container init = pod.getInitContainers().get(0);
+        assertTrue(String.join(" ", init.getCommand()).contains("htpasswd -niB"), "the users' file is not bcrypt from stdin");
+        assertTrue(init.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("users"))
+                && proxy.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("users") && m.getMountPath().equals("/etc/nginx/users")));
+    }
+
+    private static EnvVar env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElse(null);
+    }
+
+    /** The ConfigMap's application.properties, which every service mounts. */
+    private static Properties sharedConfig() throws IOException {
+        Properties properties = new Properties();
+        String text = parse("ironflow.yaml").stream().filter(r -> r instanceof io.fabric8.kubernetes.api.model.ConfigMap)
+                .map(r -> ((io.fabric8.kubernetes.api.model.ConfigMap) r).getData().get("application.properties"))
+                .findFirst().orElseThrow();
+        properties.load(new java.io.StringReader(text));
+        return properties;
     }
 
     @Test
