@@ -236,11 +236,21 @@ class OneViewStackTest {
     @Test
     void aRetiredNodeIsNeverTouchedByTheChecks() throws Exception {
         String uuid = enroll(4);
+        // A witness the checks read every pass and leave alone (enroll: observed, never acted on), on its own hardware.
+        create(Map.of("driver", "oneview", "name", "ov-witness-6", "driver_info", Map.of("server_hardware_uri", bay(6)),
+                "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)));
         verb(uuid, "manage", "manageable");
         change("PATCH", stack.api() + "/v1/nodes/" + uuid, List.of(Map.of("op", "replace", "path", "/retired", "value", true)), 200);
         change("PUT", stack.api() + "/v1/nodes/" + uuid + "/maintenance", Map.of("reason", "node in use by OneView"), 202);
         await(uuid, n -> n.get("retired").asBoolean() && n.get("maintenance").asBoolean(), "retired, in maintenance");
-        Thread.sleep(8_000); // four check intervals: a node that was not retired would be provided by now
+        // Two whole check passes after this point (the first read of the witness may end a pass begun before it):
+        // a node that was not retired would be provided by the first.
+        long since = lastCall();
+        Instant deadline = Instant.now().plus(STATE);
+        while (hardwareReads(bay(6), since) < 3) {
+            assertTrue(Instant.now().isBefore(deadline), "the periodic checks never read the witness's hardware 3 times");
+            Thread.sleep(200);
+        }
         JsonNode node = node(uuid);
         assertEquals("manageable", node.get("provision_state").asText());
         assertTrue(node.get("maintenance").asBoolean());
@@ -294,6 +304,15 @@ class OneViewStackTest {
                 node = node(uuid);
             }
         }
+    }
+
+    /** How many times OneView was asked for {@code hardware} (GET) after call {@code since}. */
+    private long hardwareReads(String hardware, long since) throws Exception {
+        long reads = 0;
+        for (JsonNode c : call("GET", simulator + "/admin/calls?since=" + since, null, 200)) {
+            reads += c.get("method").asText().equals("GET") && c.get("path").asText().equals(hardware) ? 1 : 0;
+        }
+        return reads;
     }
 
     private long lastCall() throws Exception {
