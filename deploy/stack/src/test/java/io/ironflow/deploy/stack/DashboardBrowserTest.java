@@ -78,16 +78,20 @@ class DashboardBrowserTest {
 
         String name = "dash-" + UUID.randomUUID().toString().substring(0, 8);
         // The shared stack may hold other classes' nodes: the page must show the API's counts plus this node.
+        int enroll = apiCount("enroll");
         int manageable = apiCount("manageable");
         int available = apiCount("available");
         assertEquals(201, send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"" + name + "\"}"));
-        waitFor(LIVE).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".count[data-state='enroll']")));
-        waitFor(LIVE).until(ExpectedConditions.textToBePresentInElementLocated(By.id("feed"), "(new) \u2192 enroll"));
+        waitFor(LIVE).until(page -> count("enroll") == enroll + 1);
+        // This node's lines of the feed (other nodes' may be there too).
+        By feed = By.cssSelector("#feed li[data-node='" + uuidOf(name) + "']");
+        waitFor(LIVE).ignoring(StaleElementReferenceException.class).until(page -> page.findElements(feed).stream().anyMatch(e -> e.getText().contains("(new) \u2192 enroll")));
 
         assertEquals(202, send("PUT", "/v1/nodes/" + name + "/states/provision", "{\"target\": \"manage\"}"));
         // manage passes through verifying; the page follows the conductor, not the request.
         waitFor(Duration.ofSeconds(10)).until(page -> count("manageable") == manageable + 1);
-        waitFor(LIVE).until(ExpectedConditions.textToBePresentInElementLocated(By.id("feed"), "\u2192 manageable"));
+        waitFor(LIVE).ignoring(StaleElementReferenceException.class)
+                .until(page -> page.findElements(feed).stream().anyMatch(e -> e.getText().contains("\u2192 manageable")));
 
         // The table is redrawn as ticks arrive: a row found just before a redraw is stale, so find it again.
         By row = By.xpath("//tbody/tr[td[1]='" + name + "']");
@@ -121,6 +125,14 @@ class DashboardBrowserTest {
         } catch (StaleElementReferenceException e) {
             return -1;
         }
+    }
+
+    private String uuidOf(String name) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + "/v1/nodes/" + name))
+                .header("X-OpenStack-Ironic-API-Version", "latest").build();
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body()).get("uuid").asText();
     }
 
     /** How many nodes the Ironic API lists in {@code state}. */
