@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * oneview nodes. It is stopped, and its data directory deleted, when the test run ends (a resource of the root
  * context); a class may {@link #takeOver() take it over} to stop it itself, and {@link #share(RunningStack) share}
  * the one it restarts in its place. If the shared stack has died, the next class gets a fresh one.
- * junit-platform.properties runs the sharing classes first, by their {@code @Order}, so no other stack runs
- * beside this one.
+ * junit-platform.properties runs the sharing classes first, by their {@code @Order}; {@link SharedStackScope}
+ * stops the stack before the first class that does not share it, so no other stack runs beside this one.
  */
 final class SharedStack implements ParameterResolver {
 
@@ -92,7 +92,8 @@ final class SharedStack implements ParameterResolver {
         current = stack;
     }
 
-    private static synchronized void stop() {
+    /** Stops the shared stack, if one runs, and deletes its data directory. */
+    static synchronized void stop() {
         if (current != null) {
             current.close();
             TestDirectories.deleteRecursively(current.dataDir);
