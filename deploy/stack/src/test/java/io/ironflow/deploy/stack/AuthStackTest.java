@@ -6,8 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.infra.KafkaAccess;
+import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.deploy.testing.TestDirectories;
+import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.ProvisionAction;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.ironflow.schemas.Topic;
 import java.io.IOException;
 import java.net.URI;
@@ -19,10 +26,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -45,6 +55,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * planted in driver_info and a config drive appear in no API answer, no record of any topic but node-intents (which
  * carries them to the conductor, and so must hold them: that proves the search finds them), no log file of the
  * data directory and nothing the launcher printed.
+ * <p>The same stack is also {@code --secure} (what SecureStackTest proved on a stack of its own, one start fewer):
+ * Kafka with SASL/SCRAM and ACLs, the registry with basic auth, every service with its own principal. A node goes
+ * create, manage, provide, so every service's Kafka and registry traffic works under the ACLs; an external producer,
+ * allowed to write intents, sends one whose caller lacks the right: it is answered 403 and changes nothing. No Kafka
+ * password is printed or on a command line.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -54,6 +69,8 @@ class AuthStackTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String SECRET = "planted-" + UUID.randomUUID();
     private static final String CONFIG_DRIVE = "drive-" + UUID.randomUUID();
+    private static final String SITE_PRODUCER = "site-automation";
+    private static final Duration SETTLE = Duration.ofSeconds(90);
 
     private final Path dataDir = Path.of("target", "auth-test-" + UUID.randomUUID()).toAbsolutePath();
     /** Everything the API answered the CLI (stdout and stderr of every run), searched for the secrets at the end. */
@@ -63,8 +80,8 @@ class AuthStackTest {
     @BeforeAll
     void up() throws Exception {
         assertTrue(Files.isExecutable(OpenstackCli.OPENSTACK), OpenstackCli.OPENSTACK + " is missing (apt-get install python3-openstackclient python3-ironicclient)");
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of(), List.of("--auth", "http_basic"))
-                .awaitUp(Duration.ofSeconds(240));
+        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of(), List.of("--auth", "http_basic",
+                "--secure", "--kafka-intent-producer", SITE_PRODUCER)).awaitUp(Duration.ofSeconds(300));
     }
 
     @AfterAll
@@ -217,7 +234,7 @@ class AuthStackTest {
     @Order(7)
     void thePlantedSecretsAppearNowhereButOnTheIntentsTopic() throws Exception {
         List<String> planted = List.of(SECRET, CONFIG_DRIVE);
-        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
+        try (KafkaTestClient kafka = asKafkaAdmin()) {
             String intents = text(kafka.readAllRaw(Topic.NODE_INTENTS.topicName(), Duration.ofSeconds(30)));
             for (String secret : planted) {
                 assertTrue(intents.contains(secret), "the search finds what node-intents carries in clear");
@@ -251,7 +268,111 @@ class AuthStackTest {
         }
     }
 
+    @Test
+    @Order(8)
+    void aNodeGoesCreateManageProvideWithAclsOnAndAnIntentWithoutTheRightIsRefused() throws Exception {
+        HttpResponse<String> created = api("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"s1\"}");
+        assertEquals(201, created.statusCode(), created.body());
+        String uuid = JSON.readTree(created.body()).get("uuid").asText();
+        assertEquals(202, api("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"manage\"}").statusCode());
+        awaitState(uuid, "manageable");
+        assertEquals(202, api("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"provide\"}").statusCode());
+        awaitState(uuid, "available"); // cleaning ran: the conductor's outbox, node events and history all flowed
+
+        // An external producer may write intents; the conductor still checks whom an intent acts for.
+        KafkaSecurity security = KafkaSecurity.prepare(dataDir,
+                new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(), null)); // reads the stack's passwords
+        Map<String, Object> asSite = new HashMap<>(security.clientProperties(SITE_PRODUCER));
+        asSite.put("apicurio.registry.auth.username", SITE_PRODUCER);
+        asSite.put("apicurio.registry.auth.password", security.password(SITE_PRODUCER));
+        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry(), asSite)) {
+            NodeIntent reader = NodeIntent.newBuilder().setIntentId(UUID.randomUUID().toString()).setNodeUuid(uuid)
+                    .setRequester("auditor")
+                    .setPrincipal(IntentRules.toAvro(new Principal("auditor", null, Set.of("reader"), true)))
+                    .setRequestedAt(Instant.now()).setCommand(ProvisionAction.newBuilder().setTarget("manage").build())
+                    .build();
+            kafka.send(Topic.NODE_INTENTS.topicName(), uuid, reader);
+            IntentResult answer = kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), SETTLE,
+                            records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(reader.getIntentId())))
+                    .stream().map(r -> r.value()).filter(r -> r.getIntentId().equals(reader.getIntentId())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no answer to the reader's intent"));
+            assertEquals(403, answer.getCode(), answer.getErrorMessage());
+            assertFalse(answer.getAccepted());
+        }
+        assertEquals("available", node(uuid).get("provision_state").asText(), "the refused intent changed nothing");
+    }
+
+    @Test
+    @Order(9)
+    void credentialsStayInOwnerOnlyFilesNeverPrintedNorOnACommandLine() throws Exception {
+        Path secrets = dataDir.resolve("secrets");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets)));
+        try (var files = Files.list(secrets)) {
+            for (Path file : files.toList()) {
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)), file.toString());
+            }
+        }
+        KafkaSecurity security = KafkaSecurity.prepare(dataDir,
+                new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(), null));
+        String output = String.join("\n", stack.output);
+        assertTrue(output.contains(security.credentialsFile().toString()), "the launcher says where the passwords are");
+        List<String> commandLines = stack.launcher.descendants().map(p -> p.info().commandLine().orElse("")).toList();
+        assertTrue(commandLines.stream().anyMatch(c -> c.contains("conductor-service")), commandLines.toString());
+        for (String user : List.of(KafkaSecurity.ADMIN, KafkaAccess.API, KafkaAccess.CONDUCTOR, KafkaAccess.ONEVIEW,
+                KafkaAccess.TEARDOWN, KafkaAccess.DASHBOARD, SITE_PRODUCER)) {
+            String password = security.password(user);
+            assertFalse(output.contains(password), user + "'s password was printed");
+            assertTrue(commandLines.stream().noneMatch(c -> c.contains(password)), user + "'s password is on a command line");
+        }
+        // the registry answers only its users
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(stack.registry() + "/admin/rules"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode());
+    }
+
     // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * A Kafka client as the secure stack's super user (SASL/PLAIN, as the launcher logs in), who reads every topic;
+     * the registry's admin too.
+     */
+    private KafkaTestClient asKafkaAdmin() throws IOException {
+        KafkaSecurity security = KafkaSecurity.prepare(dataDir,
+                new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(), null)); // reads the stack's passwords
+        Map<String, Object> asAdmin = new HashMap<>();
+        asAdmin.put("security.protocol", security.protocol());
+        asAdmin.put("sasl.mechanism", "PLAIN");
+        asAdmin.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                + KafkaSecurity.ADMIN + "\" password=\"" + security.password(KafkaSecurity.ADMIN) + "\";");
+        asAdmin.put("apicurio.registry.auth.username", KafkaSecurity.ADMIN);
+        asAdmin.put("apicurio.registry.auth.password", security.password(KafkaSecurity.ADMIN));
+        return new KafkaTestClient(stack.kafka(), stack.registry(), asAdmin);
+    }
+
+    private void awaitState(String uuid, String state) throws Exception {
+        Instant deadline = Instant.now().plus(SETTLE);
+        JsonNode node = node(uuid);
+        while (!state.equals(node.get("provision_state").asText()) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+            node = node(uuid);
+        }
+        assertEquals(state, node.get("provision_state").asText(), node.toString());
+    }
+
+    private JsonNode node(String uuid) throws Exception {
+        HttpResponse<String> response = api("GET", "/v1/nodes/" + uuid, null);
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    /** An Ironic API request as the generated admin. */
+    private HttpResponse<String> api(String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.api() + path)).timeout(Duration.ofSeconds(30))
+                .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
+                .header("Authorization", stack.basic("admin"))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
 
     /** Runs the real CLI as {@code user}: keystoneauth's http_basic plugin with the user's generated password. */
     private OpenstackCli.Run cli(String user, String... args) throws Exception {

@@ -31,49 +31,57 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The first slice end to end, on the stack an operator starts with {@code ./ironflow up}: a POST on the API
  * becomes an intent on Kafka, the conductor persists the node and publishes its state through the outbox,
  * and the API answers from the result. Then the stack's own promises: one instance per data directory,
- * clear messages for taken ports, Ctrl-C leaves no process, a restart keeps the nodes.
+ * clear messages for taken ports, Ctrl-C leaves no process, a restart keeps the nodes. Runs on the
+ * {@link SharedStack} (its nodes named local-*): the Ctrl-C test takes it over, stops it, starts it again and
+ * shares the restarted stack.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(SharedStack.class)
+@org.junit.jupiter.api.Order(3)
 class LocalStackTest {
 
     private static final Duration START = Duration.ofSeconds(240);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private final Path dataDir = Path.of("target", "stack-test-" + UUID.randomUUID()).toAbsolutePath();
+    private Path dataDir;
     private Map<String, Integer> ports;
     private RunningStack stack;
+    /** Whether this class owns {@link #stack} (took it over and has not shared it again): then it closes it. */
+    private boolean owned;
     private String n1;
 
     @BeforeAll
-    void up() throws Exception {
-        ports = RunningStack.freePorts();
-        stack = RunningStack.launch(dataDir, ports, Map.of()).awaitUp(START);
+    void up(RunningStack shared) {
+        stack = shared;
+        dataDir = shared.dataDir;
+        ports = shared.ports;
     }
 
     @AfterAll
     void down() {
-        if (stack != null) {
+        if (owned) {
             stack.close();
+            TestDirectories.deleteRecursively(dataDir);
         }
-        TestDirectories.deleteRecursively(dataDir);
     }
 
     @Test
     @Order(1)
     void postCreatesAnEnrolledNodeInIronicsShape() throws Exception {
-        HttpResponse<String> response = post("{\"driver\": \"fake-hardware\", \"name\": \"n1\"}");
+        HttpResponse<String> response = post("{\"driver\": \"fake-hardware\", \"name\": \"local-n1\"}");
         assertEquals(201, response.statusCode(), response.body());
         JsonNode node = JSON.readTree(response.body());
         n1 = node.get("uuid").asText();
         assertEquals(stack.api() + "/v1/nodes/" + n1, response.headers().firstValue("Location").orElseThrow());
-        assertEquals("n1", node.get("name").asText());
+        assertEquals("local-n1", node.get("name").asText());
         assertEquals("fake-hardware", node.get("driver").asText());
         assertEquals("enroll", node.get("provision_state").asText());
         assertTrue(node.get("target_provision_state").isNull());
@@ -90,7 +98,7 @@ class LocalStackTest {
     @Order(2)
     void theNodeIsReadBackAndIsInPostgresKafkaAndTheRegistry() throws Exception {
         JsonNode byUuid = JSON.readTree(get("/v1/nodes/" + n1).body());
-        JsonNode byName = JSON.readTree(get("/v1/nodes/n1").body());
+        JsonNode byName = JSON.readTree(get("/v1/nodes/local-n1").body());
         assertEquals(byUuid, byName);
         assertEquals("enroll", byUuid.get("provision_state").asText());
         JsonNode list = JSON.readTree(get("/v1/nodes").body());
@@ -99,7 +107,7 @@ class LocalStackTest {
         try (var db = stack.database();
                 var rs = db.createStatement().executeQuery("SELECT name, provision_state FROM nodes WHERE uuid = '" + n1 + "'")) {
             assertTrue(rs.next());
-            assertEquals("n1", rs.getString(1));
+            assertEquals("local-n1", rs.getString(1));
             assertEquals("enroll", rs.getString(2));
         }
 
@@ -108,7 +116,7 @@ class LocalStackTest {
                     Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(n1)));
             NodeSnapshot snapshot = states.stream().filter(r -> r.key().equals(n1)).findFirst().orElseThrow().value();
             assertEquals("enroll", snapshot.getProvisionState());
-            assertEquals("n1", snapshot.getName());
+            assertEquals("local-n1", snapshot.getName());
         }
 
         HttpResponse<String> schema = HTTP.send(HttpRequest.newBuilder(
@@ -127,10 +135,10 @@ class LocalStackTest {
         long before = nodeCount();
         assertFault(post("{\"driver\": "), 400);
         assertFault(post("{\"name\": \"no-driver\"}"), 400);
-        assertFault(post("{\"driver\": \"no-such-driver\", \"name\": \"n2\"}"), 400);
-        HttpResponse<String> duplicate = post("{\"driver\": \"fake-hardware\", \"name\": \"n1\"}");
+        assertFault(post("{\"driver\": \"no-such-driver\", \"name\": \"local-n2\"}"), 400);
+        HttpResponse<String> duplicate = post("{\"driver\": \"fake-hardware\", \"name\": \"local-n1\"}");
         assertFault(duplicate, 409);
-        assertTrue(duplicate.body().contains("A node with name n1 already exists."), duplicate.body());
+        assertTrue(duplicate.body().contains("A node with name local-n1 already exists."), duplicate.body());
         assertFault(get("/v1/nodes/no-such-node"), 404);
         assertEquals(before, nodeCount());
     }
@@ -138,27 +146,27 @@ class LocalStackTest {
     @Test
     @Order(3)
     void anOperatorDrivesTheNodeThroughTheVerbsOverRest() throws Exception {
-        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"verbs\"}");
+        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"local-verbs\"}");
         assertEquals(201, created.statusCode(), created.body());
         for (String[] step : new String[][] {{"manage", "manageable"}, {"provide", "available"}, {"active", "active"},
                 {"deleted", "available"}}) {
-            HttpResponse<String> accepted = put("/v1/nodes/verbs/states/provision", "{\"target\": \"" + step[0] + "\"}");
+            HttpResponse<String> accepted = put("/v1/nodes/local-verbs/states/provision", "{\"target\": \"" + step[0] + "\"}");
             assertEquals(202, accepted.statusCode(), step[0] + ": " + accepted.body());
             assertTrue(accepted.headers().firstValue("Location").orElseThrow().endsWith("/states"));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             JsonNode states;
             do {
-                states = JSON.readTree(get("/v1/nodes/verbs/states").body());
+                states = JSON.readTree(get("/v1/nodes/local-verbs/states").body());
                 assertTrue(System.nanoTime() < deadline, "stuck: " + states);
             } while (!(step[1].equals(states.get("provision_state").asText()) && states.get("target_provision_state").isNull()));
         }
-        assertFault(put("/v1/nodes/verbs/states/provision", "{\"target\": \"unrescue\"}"), 400);
-        assertEquals(202, put("/v1/nodes/verbs/states/power", "{\"target\": \"power off\"}").statusCode());
-        assertEquals("power off", JSON.readTree(get("/v1/nodes/verbs").body()).get("power_state").asText());
-        HttpResponse<String> deleted = HTTP.send(api("/v1/nodes/verbs").DELETE().build(),
+        assertFault(put("/v1/nodes/local-verbs/states/provision", "{\"target\": \"unrescue\"}"), 400);
+        assertEquals(202, put("/v1/nodes/local-verbs/states/power", "{\"target\": \"power off\"}").statusCode());
+        assertEquals("power off", JSON.readTree(get("/v1/nodes/local-verbs").body()).get("power_state").asText());
+        HttpResponse<String> deleted = HTTP.send(api("/v1/nodes/local-verbs").DELETE().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(204, deleted.statusCode(), deleted.body());
-        assertFault(get("/v1/nodes/verbs"), 404);
+        assertFault(get("/v1/nodes/local-verbs"), 404);
     }
 
     @Test
@@ -170,28 +178,28 @@ class LocalStackTest {
         assertEquals("fake", JSON.readTree(get("/v1/drivers/fake-hardware").body()).get("default_power_interface").asText());
         assertTrue(JSON.readTree(get("/v1/drivers/fake-hardware/properties").body()).has("fake_agent_steps"));
 
-        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"agent\","
+        HttpResponse<String> created = post("{\"driver\": \"fake-hardware\", \"name\": \"local-agent\","
                 + " \"driver_info\": {\"fake_agent_steps\": true}}");
         assertEquals(201, created.statusCode(), created.body());
-        JsonNode agent = JSON.readTree(get("/v1/nodes/agent").body());
+        JsonNode agent = JSON.readTree(get("/v1/nodes/local-agent").body());
         assertEquals("fake", agent.get("power_interface").asText(), "a node shows its driver's default interfaces");
         assertEquals("no-console", agent.get("console_interface").asText());
-        HttpResponse<String> unknown = get("/v1/nodes/agent/cleaning/steps");
+        HttpResponse<String> unknown = get("/v1/nodes/local-agent/cleaning/steps");
         assertEquals(202, unknown.statusCode(), unknown.body());
         assertEquals("-1", unknown.headers().firstValue("Retry-Request-After").orElseThrow());
-        JsonNode valid = JSON.readTree(get("/v1/nodes/agent/validate").body());
+        JsonNode valid = JSON.readTree(get("/v1/nodes/local-agent/validate").body());
         assertTrue(valid.at("/power/result").asBoolean(), valid.toString());
         assertEquals("not supported", valid.at("/console/reason").asText());
 
         for (String[] step : new String[][] {{"manage", "manageable"}, {"provide", "available"}}) {
-            assertEquals(202, put("/v1/nodes/agent/states/provision", "{\"target\": \"" + step[0] + "\"}").statusCode());
+            assertEquals(202, put("/v1/nodes/local-agent/states/provision", "{\"target\": \"" + step[0] + "\"}").statusCode());
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!step[1].equals(JSON.readTree(get("/v1/nodes/agent").body()).get("provision_state").asText())) {
+            while (!step[1].equals(JSON.readTree(get("/v1/nodes/local-agent").body()).get("provision_state").asText())) {
                 assertTrue(System.nanoTime() < deadline, "stuck before " + step[1]);
                 Thread.sleep(100);
             }
         }
-        HttpResponse<String> cached = get("/v1/nodes/agent/cleaning/steps?min_priority=1");
+        HttpResponse<String> cached = get("/v1/nodes/local-agent/cleaning/steps?min_priority=1");
         assertEquals(200, cached.statusCode(), cached.body());
         JsonNode steps = JSON.readTree(cached.body());
         assertEquals("erase_devices_metadata", steps.get(0).get("step").asText(), steps.toString());
@@ -216,7 +224,7 @@ class LocalStackTest {
         String uuid = UUID.randomUUID().toString();
         HttpResponse<String> response;
         try {
-            response = post("{\"driver\": \"fake-hardware\", \"name\": \"late\", \"uuid\": \"" + uuid + "\"}");
+            response = post("{\"driver\": \"fake-hardware\", \"name\": \"local-late\", \"uuid\": \"" + uuid + "\"}");
         } finally {
             RunningStack.signal("CONT", conductor.pid());
         }
@@ -226,7 +234,7 @@ class LocalStackTest {
             assertTrue(Instant.now().isBefore(deadline), "the queued intent was never applied");
             Thread.sleep(200);
         }
-        assertEquals("late", JSON.readTree(get("/v1/nodes/" + uuid).body()).get("name").asText());
+        assertEquals("local-late", JSON.readTree(get("/v1/nodes/" + uuid).body()).get("name").asText());
         try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
             List<ConsumerRecord<String, IntentResult>> results = kafka.read(Topic.INTENT_RESULTS.topicName(),
                     Duration.ofSeconds(20), records -> records.stream().anyMatch(r -> r.key().equals(uuid)));
@@ -258,6 +266,8 @@ class LocalStackTest {
     @Test
     @Order(6)
     void ctrlCStopsEveryProcessAndARestartKeepsTheNodes() throws Exception {
+        stack = SharedStack.takeOver();
+        owned = true;
         List<ProcessHandle> children = stack.launcher.descendants().toList();
         assertTrue(children.size() >= 5, "registry, PostgreSQL and four services: " + children);
         assertEquals(130, stack.interrupt(Duration.ofSeconds(90)), "the JVM's exit code after SIGINT");
@@ -267,10 +277,12 @@ class LocalStackTest {
         }
         assertTrue(String.join("\n", stack.output).contains("Ironflow stopped."));
 
-        stack = RunningStack.launch(dataDir, ports, Map.of()).awaitUp(START);
-        HttpResponse<String> again = get("/v1/nodes/n1");
+        stack = SharedStack.launch(dataDir, ports).awaitUp(START);
+        HttpResponse<String> again = get("/v1/nodes/local-n1");
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(n1, JSON.readTree(again.body()).get("uuid").asText());
+        SharedStack.share(stack);
+        owned = false;
     }
 
     private long nodeCount() throws Exception {

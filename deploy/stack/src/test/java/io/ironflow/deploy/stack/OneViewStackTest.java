@@ -8,61 +8,48 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.deploy.testing.KafkaTestClient;
-import io.ironflow.deploy.testing.TestDirectories;
 import io.ironflow.events.NodeEvent;
 import io.ironflow.schemas.Topic;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * OneView dynamic allocation end to end on {@code ./ironflow up}: the API, conductor, oneview-allocator and the
  * OneView simulator as separate processes on real Kafka and PostgreSQL, the periodic checks every 2 s
  * ({@code IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL=2s}). The test is the operator (Ironic's REST API) and a
  * OneView user (the simulator's admin API); one scenario of the spec per test, each on its own server hardware.
+ * Runs on the {@link SharedStack}, which is started with those options; its nodes are the only oneview ones.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.class)
+@Order(4)
 class OneViewStackTest {
 
-    private static final Duration START = Duration.ofSeconds(240);
     private static final Duration STATE = Duration.ofSeconds(60);
     private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private final Path dataDir = Path.of("target", "oneview-test-" + UUID.randomUUID()).toAbsolutePath();
     private RunningStack stack;
     private String simulator;
 
     @BeforeAll
-    void start() throws Exception {
-        Files.createDirectories(dataDir);
-        // 100 more server hardware in the simulator ("Generated, bay N") for the scale scenario.
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of("IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL", "2s",
-                "IRONFLOW_SERVICE_JAVA_OPTS", "-Doneview.simulator.generated-hardware=100")).awaitUp(START);
+    void start(RunningStack shared) {
+        stack = shared;
         simulator = "http://127.0.0.1:" + stack.ports.get("oneview-simulator");
-    }
-
-    @AfterAll
-    void stop() {
-        if (stack != null) {
-            stack.close();
-        }
-        TestDirectories.deleteRecursively(dataDir);
     }
 
     private static String bay(int n) {
@@ -249,11 +236,21 @@ class OneViewStackTest {
     @Test
     void aRetiredNodeIsNeverTouchedByTheChecks() throws Exception {
         String uuid = enroll(4);
+        // A witness the checks read every pass and leave alone (enroll: observed, never acted on), on its own hardware.
+        create(Map.of("driver", "oneview", "name", "ov-witness-6", "driver_info", Map.of("server_hardware_uri", bay(6)),
+                "properties", Map.of("capabilities", "server_profile_template_uri:" + TEMPLATE)));
         verb(uuid, "manage", "manageable");
         change("PATCH", stack.api() + "/v1/nodes/" + uuid, List.of(Map.of("op", "replace", "path", "/retired", "value", true)), 200);
         change("PUT", stack.api() + "/v1/nodes/" + uuid + "/maintenance", Map.of("reason", "node in use by OneView"), 202);
         await(uuid, n -> n.get("retired").asBoolean() && n.get("maintenance").asBoolean(), "retired, in maintenance");
-        Thread.sleep(8_000); // four check intervals: a node that was not retired would be provided by now
+        // Two whole check passes after this point (the first read of the witness may end a pass begun before it):
+        // a node that was not retired would be provided by the first.
+        long since = lastCall();
+        Instant deadline = Instant.now().plus(STATE);
+        while (hardwareReads(bay(6), since) < 3) {
+            assertTrue(Instant.now().isBefore(deadline), "the periodic checks never read the witness's hardware 3 times");
+            Thread.sleep(200);
+        }
         JsonNode node = node(uuid);
         assertEquals("manageable", node.get("provision_state").asText());
         assertTrue(node.get("maintenance").asBoolean());
@@ -307,6 +304,15 @@ class OneViewStackTest {
                 node = node(uuid);
             }
         }
+    }
+
+    /** How many times OneView was asked for {@code hardware} (GET) after call {@code since}. */
+    private long hardwareReads(String hardware, long since) throws Exception {
+        long reads = 0;
+        for (JsonNode c : call("GET", simulator + "/admin/calls?since=" + since, null, 200)) {
+            reads += c.get("method").asText().equals("GET") && c.get("path").asText().equals(hardware) ? 1 : 0;
+        }
+        return reads;
     }
 
     private long lastCall() throws Exception {

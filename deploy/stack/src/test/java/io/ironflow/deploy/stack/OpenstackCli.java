@@ -2,12 +2,14 @@ package io.ironflow.deploy.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +23,10 @@ import java.util.stream.Stream;
 
 /**
  * The real {@code openstack} CLI (Debian's python3-openstackclient), run standalone against a stack with the
- * {@code OS_*} authentication a test gives: keystoneauth's {@code http_basic}, or {@code admin_token} (this
- * client's name for the old {@code token_endpoint}: the token goes in X-Auth-Token to the given endpoint).
+ * {@code OS_*} authentication a test gives: none ({@code OS_AUTH_TYPE=none}, as against a stack without auth),
+ * keystoneauth's {@code http_basic}, or {@code admin_token} (this client's name for the old {@code token_endpoint}:
+ * the token goes in X-Auth-Token to the given endpoint). No clouds.yaml of the machine's is read, and the client's
+ * version cache stays in the test's directory. The one runner of the module's tests.
  */
 final class OpenstackCli {
 
@@ -42,8 +46,12 @@ final class OpenstackCli {
     /** What one {@code openstack} run did. */
     record Run(List<String> args, int exitCode, String stdout, String stderr) {
 
-        JsonNode json() throws IOException {
-            return JSON.readTree(stdout);
+        JsonNode json() {
+            try {
+                return JSON.readTree(stdout);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON: " + this, e);
+            }
         }
 
         Run ok() {
@@ -68,17 +76,30 @@ final class OpenstackCli {
         }
     }
 
+    /** Without authentication ({@code OS_AUTH_TYPE=none}), stdin empty. */
+    Run none(String... args) throws Exception {
+        return noneWithInput(null, args);
+    }
+
+    /** Without authentication, {@code input} on stdin (for {@code -} arguments). */
+    Run noneWithInput(String input, String... args) throws Exception {
+        return run(Map.of("OS_AUTH_TYPE", "none"), input, args);
+    }
+
     /** As a user of keystoneauth's http_basic plugin. */
     Run basic(String user, String password, String... args) throws Exception {
-        return run(Map.of("OS_AUTH_TYPE", "http_basic", "OS_USERNAME", user, "OS_PASSWORD", password), args);
+        return run(Map.of("OS_AUTH_TYPE", "http_basic", "OS_USERNAME", user, "OS_PASSWORD", password), null, args);
     }
 
     /** With a token, sent as X-Auth-Token. */
     Run token(String token, String... args) throws Exception {
-        return run(Map.of("OS_AUTH_TYPE", "admin_token", "OS_TOKEN", token), args);
+        return run(Map.of("OS_AUTH_TYPE", "admin_token", "OS_TOKEN", token), null, args);
     }
 
-    private Run run(Map<String, String> auth, String... args) throws Exception {
+    /** Runs {@code openstack args}, stdin from {@code input} (empty if null). */
+    private Run run(Map<String, String> auth, String input, String... args) throws Exception {
+        assertTrue(Files.isExecutable(OPENSTACK), OPENSTACK + " is missing: install Debian's python3-openstackclient and "
+                + "python3-ironicclient (apt-get install -y python3-openstackclient python3-ironicclient; .ci/run does)");
         ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(OPENSTACK.toString()), Arrays.stream(args)).toList());
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(k -> k.startsWith("OS_"));
@@ -88,13 +109,18 @@ final class OpenstackCli {
         env.put("XDG_CONFIG_HOME", Files.createDirectories(home.resolve("xdg-config")).toString());
         env.put("XDG_CACHE_HOME", Files.createDirectories(home.resolve("xdg-cache")).toString());
         Process process = builder.start();
-        process.getOutputStream().close();
         CompletableFuture<String> stdout = drain(process.getInputStream());
         CompletableFuture<String> stderr = drain(process.getErrorStream());
+        try (OutputStream stdin = process.getOutputStream()) {
+            if (input != null) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
+        }
         if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND);
+            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND + "; stdout so far: "
+                    + stdout.getNow("") + " stderr: " + stderr.getNow(""));
         }
         return new Run(List.of(args), process.exitValue(), stdout.get(10, TimeUnit.SECONDS), stderr.get(10, TimeUnit.SECONDS));
     }

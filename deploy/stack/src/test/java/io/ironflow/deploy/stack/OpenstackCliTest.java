@@ -2,16 +2,15 @@ package io.ironflow.deploy.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.stack.OpenstackCli.Run;
 import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +24,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +36,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The real {@code openstack baremetal} CLI (Debian's python3-openstackclient 6.0.0 and python3-ironicclient 5.0.1,
@@ -51,67 +50,38 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <li>{@code n3}: manual cleaning (steps from a file and from stdin), inspect, power, maintenance, validate;</li>
  * <li>{@code n4}: a slow clean step parks it in {@code clean wait}, where it is aborted.</li>
  * </ul>
+ * It runs on the {@link SharedStack}, whose other nodes its lists leave out (only the paging test sees them all).
  * CI installs the client ({@code .ci/run}); without {@code /usr/bin/openstack} every test fails, none is skipped.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(SharedStack.class)
+@Order(2)
 class OpenstackCliTest {
 
-    private static final Path OPENSTACK = Path.of("/usr/bin/openstack");
-    private static final Duration START = Duration.ofSeconds(240);
     private static final Duration COMMAND = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** This class's nodes: what {@link #list} keeps of the shared stack's. */
+    private static final Set<String> MINE = Set.of("n1", "n2", "n3", "n4");
 
+    /** The client's config, cache and files (the stack's data directory is the shared stack's). */
     private final Path dataDir = Path.of("target", "cli-test-" + UUID.randomUUID()).toAbsolutePath();
     private RunningStack stack;
+    private OpenstackCli client;
     private String n1;
 
-    /** What one {@code openstack} run did. */
-    record Run(List<String> args, int exitCode, String stdout, String stderr) {
-
-        JsonNode json() {
-            try {
-                return JSON.readTree(stdout);
-            } catch (IOException e) {
-                throw new AssertionError("not JSON: " + this, e);
-            }
-        }
-
-        Run ok() {
-            assertEquals(0, exitCode, this::toString);
-            return this;
-        }
-
-        Run failed() {
-            assertNotEquals(0, exitCode, this::toString);
-            return this;
-        }
-
-        /** stderr with the line breaks the client wraps long messages with folded to spaces. */
-        String message() {
-            return stderr.replaceAll("\\s+", " ").trim();
-        }
-
-        @Override
-        public String toString() {
-            return "openstack " + String.join(" ", args) + " -> exit " + exitCode + "\n--- stdout\n" + stdout
-                    + "\n--- stderr\n" + stderr;
-        }
-    }
-
     @BeforeAll
-    void up() throws Exception {
-        assertTrue(Files.isExecutable(OPENSTACK), OPENSTACK + " is missing: install Debian's python3-openstackclient and "
-                + "python3-ironicclient (apt-get install -y python3-openstackclient python3-ironicclient; .ci/run does)");
+    void up(RunningStack shared) throws Exception {
+        assertTrue(Files.isExecutable(OpenstackCli.OPENSTACK), OpenstackCli.OPENSTACK + " is missing: install Debian's "
+                + "python3-openstackclient and python3-ironicclient (apt-get install -y python3-openstackclient "
+                + "python3-ironicclient; .ci/run does)");
         Files.createDirectories(dataDir);
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(START);
+        stack = shared;
+        client = new OpenstackCli(stack.api(), dataDir);
     }
 
     @AfterAll
     void down() {
-        if (stack != null) {
-            stack.close();
-        }
         TestDirectories.deleteRecursively(dataDir);
     }
 
@@ -219,11 +189,12 @@ class OpenstackCliTest {
     @Test
     @Order(12)
     void limitAndMarkerPageThroughTheList() throws Exception {
-        List<String> all = names(list());
-        List<String> firstTwo = names(list("--limit", "2"));
+        JsonNode every = listAll();
+        List<String> all = names(every);
+        List<String> firstTwo = names(listAll("--limit", "2"));
         assertEquals(all.subList(0, 2), firstTwo);
-        String marker = row(list(), all.get(1)).get("UUID").asText();
-        assertEquals(all.subList(2, 4), names(list("--limit", "2", "--marker", marker)));
+        String marker = every.get(1).get("UUID").asText();
+        assertEquals(all.subList(2, 4), names(listAll("--limit", "2", "--marker", marker)));
     }
 
     @Test
@@ -767,39 +738,12 @@ class OpenstackCliTest {
     // ---------------------------------------------------------------- helpers
 
     private Run cli(String... args) throws Exception {
-        return cliWithInput(null, args);
+        return client.none(args);
     }
 
-    /** Runs {@code /usr/bin/openstack args} standalone against the stack, stdin from {@code input} (empty if null). */
+    /** Runs {@code /usr/bin/openstack args} standalone against the stack, {@code input} on its stdin. */
     private Run cliWithInput(String input, String... args) throws Exception {
-        assertTrue(Files.isExecutable(OPENSTACK), OPENSTACK + " is missing");
-        List<String> command = new ArrayList<>();
-        command.add(OPENSTACK.toString());
-        command.addAll(Arrays.asList(args));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(k -> k.startsWith("OS_"));
-        env.put("OS_AUTH_TYPE", "none");
-        env.put("OS_ENDPOINT", stack.api());
-        env.put("OS_BAREMETAL_API_VERSION", "latest");
-        // No clouds.yaml of the machine's, and the client's version cache stays in the test's directory.
-        env.put("XDG_CONFIG_HOME", Files.createDirectories(dataDir.resolve("xdg-config")).toString());
-        env.put("XDG_CACHE_HOME", Files.createDirectories(dataDir.resolve("xdg-cache")).toString());
-        Process process = builder.start();
-        CompletableFuture<String> stdout = drain(process.getInputStream());
-        CompletableFuture<String> stderr = drain(process.getErrorStream());
-        try (OutputStream stdin = process.getOutputStream()) {
-            if (input != null) {
-                stdin.write(input.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND + "; stdout so far: "
-                    + stdout.getNow("") + " stderr: " + stderr.getNow(""));
-        }
-        return new Run(List.of(args), process.exitValue(), stdout.get(10, TimeUnit.SECONDS), stderr.get(10, TimeUnit.SECONDS));
+        return client.noneWithInput(input, args);
     }
 
     private static CompletableFuture<String> drain(InputStream stream) {
@@ -816,7 +760,19 @@ class OpenstackCliTest {
         return cli("baremetal", "node", "show", ident, "-f", "json").ok().json();
     }
 
+    /** {@code node list options}, the rows of this class's nodes only, in the order listed. */
     private JsonNode list(String... options) throws Exception {
+        com.fasterxml.jackson.databind.node.ArrayNode mine = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        listAll(options).forEach(row -> {
+            if (MINE.contains(row.path("Name").asText())) {
+                mine.add(row);
+            }
+        });
+        return mine;
+    }
+
+    /** {@code node list options}, every row: the shared stack's other nodes too. */
+    private JsonNode listAll(String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("baremetal", "node", "list"));
         args.addAll(Arrays.asList(options));
         args.addAll(List.of("-f", "json"));
