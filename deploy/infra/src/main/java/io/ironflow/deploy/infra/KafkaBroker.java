@@ -105,6 +105,7 @@ public final class KafkaBroker implements AutoCloseable {
             try (Admin admin = broker.admin()) {
                 security.apply(admin);
             }
+            security.writeAdminClientConfig(adminBootstrap);
         }
         return broker;
     }

@@ -247,6 +247,24 @@ public final class KafkaSecurity {
     }
 
     /**
+     * The super user's client configuration, {@link #adminClientConfigFile} (0600, beside the passwords): the
+     * {@value #INTERNAL} listener's address of this start and the PLAIN login, as {@code kafka-acls.sh} and the other
+     * Kafka tools take it with {@code --command-config}. The operator's one way in as the super user, since the
+     * port changes with each start and the client listener refuses PLAIN.
+     */
+    void writeAdminClientConfig(String bootstrapServers) throws IOException {
+        StringBuilder text = new StringBuilder("# The Kafka super user on this start's internal listener (loopback only)\n");
+        text.append("bootstrap.servers=").append(bootstrapServers).append('\n');
+        adminProperties().forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        SecretFile.writeOwnerOnly(adminClientConfigFile(), text.toString());
+    }
+
+    /** Where {@link #writeAdminClientConfig} keeps the super user's client configuration. */
+    public Path adminClientConfigFile() {
+        return credentialsFile.resolveSibling("kafka-admin.properties");
+    }
+
+    /**
      * The settings a Kafka client of {@code user} adds to its bootstrap servers: SASL/SCRAM, and TLS's trust store
      * when the broker speaks TLS. Any password works here; the broker decides.
      */

@@ -333,20 +333,22 @@ class AuthStackTest {
     // ---------------------------------------------------------------------------------------------------------
 
     /**
-     * A Kafka client as the secure stack's super user (SASL/PLAIN, as the launcher logs in), who reads every topic;
-     * the registry's admin too.
+     * A Kafka client as the secure stack's super user, who reads every topic: from the launcher's
+     * {@code secrets/kafka-admin.properties}, as an operator's Kafka tools would (PLAIN on the loopback internal
+     * listener; the client listener refuses it). The registry's admin too.
      */
     private KafkaTestClient asKafkaAdmin() throws IOException {
         KafkaSecurity security = KafkaSecurity.prepare(dataDir,
                 new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(), null)); // reads the stack's passwords
+        java.util.Properties file = new java.util.Properties();
+        try (var in = Files.newBufferedReader(security.adminClientConfigFile())) {
+            file.load(in);
+        }
         Map<String, Object> asAdmin = new HashMap<>();
-        asAdmin.put("security.protocol", security.protocol());
-        asAdmin.put("sasl.mechanism", "PLAIN");
-        asAdmin.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + KafkaSecurity.ADMIN + "\" password=\"" + security.password(KafkaSecurity.ADMIN) + "\";");
+        file.stringPropertyNames().forEach(key -> asAdmin.put(key, file.getProperty(key)));
         asAdmin.put("apicurio.registry.auth.username", KafkaSecurity.ADMIN);
         asAdmin.put("apicurio.registry.auth.password", security.password(KafkaSecurity.ADMIN));
-        return new KafkaTestClient(stack.kafka(), stack.registry(), asAdmin);
+        return new KafkaTestClient((String) asAdmin.remove("bootstrap.servers"), stack.registry(), asAdmin);
     }
 
     private void awaitState(String uuid, String state) throws Exception {
