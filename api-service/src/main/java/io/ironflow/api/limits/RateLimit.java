@@ -33,8 +33,8 @@ public class RateLimit {
     private final Cache<String, Bucket> buckets;
 
     RateLimit(@ConfigProperty(name = "ironflow.api.rate-limit.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "ironflow.api.rate-limit.burst", defaultValue = "200") long burst,
-            @ConfigProperty(name = "ironflow.api.rate-limit.per-second", defaultValue = "100") long perSecond,
+            @ConfigProperty(name = "ironflow.api.rate-limit.burst", defaultValue = "2000") long burst,
+            @ConfigProperty(name = "ironflow.api.rate-limit.per-second", defaultValue = "1000") long perSecond,
             @ConfigProperty(name = "ironflow.api.rate-limit.principals", defaultValue = "100000") long principals) {
         this.enabled = enabled;
         this.burst = burst;

@@ -7,6 +7,7 @@ import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.StepResult;
 import io.ironflow.conductor.work.OneViewPower;
 import io.ironflow.events.ChangePowerState;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,8 +41,8 @@ class ChangePowerStateHandler implements CommandHandler<ChangePowerState> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, ChangePowerState command) {
-        return edits.locked(intent).flatMap(change -> {
+    public Uni<Outcome> apply(NodeIntent intent, ChangePowerState command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> {
             String target = command.getTarget();
             if (!POWER_TARGETS.contains(target)) {
                 throw Rejection.badRequest("Invalid input for field/attribute target. Value: '" + target

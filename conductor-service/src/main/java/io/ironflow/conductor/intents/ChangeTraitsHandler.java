@@ -2,6 +2,7 @@ package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.Traits;
 import io.ironflow.events.ChangeTraits;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,8 +27,8 @@ class ChangeTraitsHandler implements CommandHandler<ChangeTraits> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, ChangeTraits command) {
-        return edits.locked(intent).flatMap(change -> {
+    public Uni<Outcome> apply(NodeIntent intent, ChangeTraits command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> {
             List<String> after = Traits.apply(change.node().uuid.toString(), List.of(change.node().traits),
                     command.getOperation(), command.getTraits());
             return edits.whileReserved(change, node -> node.traits = after.toArray(String[]::new), 200);

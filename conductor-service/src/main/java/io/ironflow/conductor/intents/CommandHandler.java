@@ -1,5 +1,6 @@
 package io.ironflow.conductor.intents;
 
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 
@@ -16,6 +17,11 @@ interface CommandHandler<T> {
     /** The command class this handler applies; one handler per class. */
     Class<T> command();
 
-    /** Applies {@code command}, which {@code intent} carries, and answers the outcome. */
-    Uni<Outcome> apply(NodeIntent intent, T command);
+    /**
+     * Applies {@code command}, which {@code intent} carries, and answers the outcome. {@code lockedNode} is the
+     * intent's node as {@link IntentAuthorization#forCommand} loaded it, FOR UPDATE, in this transaction: the
+     * handler works on that instance and loads the node no second time (null for CreateNode, and for a node that
+     * does not exist).
+     */
+    Uni<Outcome> apply(NodeIntent intent, T command, NodeEntity lockedNode);
 }

@@ -34,7 +34,7 @@ class CreateNodeHandler implements CommandHandler<CreateNode> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, CreateNode command) {
+    public Uni<Outcome> apply(NodeIntent intent, CreateNode command, NodeEntity lockedNode) {
         UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
         if (command.getDriver() != null && !command.getDriver().isBlank()) { // a missing one: NewNode's 400
             Drivers.requireEnabled(command.getDriver());

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.CreatePort;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class CreatePortHandler implements CommandHandler<CreatePort> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, CreatePort command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.create(node, command), 201));
+    public Uni<Outcome> apply(NodeIntent intent, CreatePort command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.create(node, command), 201));
     }
 }

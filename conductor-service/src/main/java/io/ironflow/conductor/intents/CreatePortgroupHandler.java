@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.CreatePortgroup;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class CreatePortgroupHandler implements CommandHandler<CreatePortgroup> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, CreatePortgroup command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReservedAsync(change, node -> PortgroupCommands.create(node, command), 201));
+    public Uni<Outcome> apply(NodeIntent intent, CreatePortgroup command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReservedAsync(change, node -> PortgroupCommands.create(node, command), 201));
     }
 }

@@ -37,8 +37,8 @@ class DeleteNodeHandler implements CommandHandler<DeleteNode> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, DeleteNode command) {
-        return edits.locked(intent).flatMap(change -> {
+    public Uni<Outcome> apply(NodeIntent intent, DeleteNode command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeEntity node = change.node();
             ProvisionState state = change.state();
             if (!node.maintenance && !DELETE_ALLOWED.contains(state)) {

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.DeletePortgroup;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class DeletePortgroupHandler implements CommandHandler<DeletePortgroup> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, DeletePortgroup command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReservedAsync(change, node -> PortgroupCommands.delete(node, command), 204));
+    public Uni<Outcome> apply(NodeIntent intent, DeletePortgroup command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReservedAsync(change, node -> PortgroupCommands.delete(node, command), 204));
     }
 }

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.DetachVif;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class DetachVifHandler implements CommandHandler<DetachVif> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, DetachVif command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.detachVif(node, command), 204));
+    public Uni<Outcome> apply(NodeIntent intent, DetachVif command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.detachVif(node, command), 204));
     }
 }

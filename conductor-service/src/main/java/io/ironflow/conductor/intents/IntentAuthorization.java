@@ -2,15 +2,16 @@ package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +24,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@link IntentRules}) on the node as stored, or the intent is refused, 404 if the principal may not even see
  * the node, else 403, and nothing changes. An intent without a principal (a producer older than authentication)
  * is refused unless {@code ironflow.policy.unattributed-intents=trust}.
+ * <p>
+ * The check loads the intent's node itself and hands it on, so that an intent costs one load of its node: a
+ * command's check ({@link #forCommand}) loads it FOR UPDATE and the command works on that same instance, read
+ * under the lock, so no copy loaded before the lock can be written back over a change committed meanwhile; a
+ * read's check ({@link #forRead}) loads it without a lock, so a read never waits behind a writer.
  */
 @ApplicationScoped
 public class IntentAuthorization {
@@ -39,40 +45,48 @@ public class IntentAuthorization {
         this.trustUnattributed = unattributed.equals("trust");
     }
 
-    /** Completes when the intent may be applied; fails with a {@link Rejection} (403 or 404) when it may not. */
-    public Uni<Void> check(NodeIntent intent) {
+    /**
+     * For a command, in its transaction: the intent's node loaded FOR UPDATE (null for CreateNode, or when the
+     * intent names no node that exists: the command answers 404 itself) once the principal may apply the
+     * command to it; fails with a {@link Rejection} (403 or 404) when it may not. Must be the transaction's
+     * first load of the node, so that what it answers is the row as committed when the lock was granted.
+     */
+    public Uni<NodeEntity> forCommand(NodeIntent intent) {
+        return check(intent, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /** As {@link #forCommand}, for a read (ValidateNode): the node is loaded without a lock. */
+    public Uni<NodeEntity> forRead(NodeIntent intent) {
+        return check(intent, LockModeType.NONE);
+    }
+
+    private Uni<NodeEntity> check(NodeIntent intent, LockModeType lock) {
         Principal who = IntentRules.fromAvro(intent.getPrincipal());
-        if (who == null) {
-            return trustUnattributed ? Uni.createFrom().voidItem() : Uni.createFrom().failure(new Rejection(403,
+        if (who == null && !trustUnattributed) {
+            return Uni.createFrom().failure(new Rejection(403,
                     "Access was denied: intent " + intent.getIntentId() + " names no principal (requester "
                             + intent.getRequester() + " is not authenticated)."));
         }
         Set<String> rules = IntentRules.required(intent.getCommand());
         if (intent.getCommand() instanceof CreateNode) {
-            return policy.allows("baremetal:node:create", who, NodeOwnership.NONE) ? Uni.createFrom().voidItem()
-                    : Uni.createFrom().failure(forbidden(rules));
+            return who == null || policy.allows("baremetal:node:create", who, NodeOwnership.NONE)
+                    ? Uni.createFrom().nullItem() : Uni.createFrom().failure(forbidden(rules));
         }
         if (!NodeNames.isUuid(intent.getNodeUuid())) {
-            return Uni.createFrom().voidItem(); // no such node: the command answers 404 itself
+            return Uni.createFrom().nullItem(); // no such node: the command answers 404 itself
         }
-        // The owner and lessee are read with the row lock the command takes next, and not as an entity: a node
-        // loaded here unlocked would stay in the session, and the command's locked load would then work on that
-        // stale copy and write it back over a change committed in between (an allocation result, a call-back).
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "SELECT CAST(owner AS text), CAST(lessee AS text) FROM nodes WHERE uuid = ?1 FOR UPDATE", Object[].class)
-                .setParameter(1, UUID.fromString(intent.getNodeUuid())).getResultList()).map(rows -> {
-            if (rows.isEmpty()) {
-                return null;
+        return NodeEntity.<NodeEntity>findById(UUID.fromString(intent.getNodeUuid()), lock).map(node -> {
+            if (node == null || who == null) {
+                return node;
             }
-            Object[] row = rows.get(0);
-            switch (policy.decide(rules, who, new NodeOwnership((String) row[0], (String) row[1]))) {
+            switch (policy.decide(rules, who, new NodeOwnership(node.owner, node.lessee))) {
                 case NOT_FOUND -> throw Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found.");
                 case FORBIDDEN -> throw forbidden(rules);
                 default -> {
-                    return null;
+                    return node;
                 }
             }
-        }).replaceWithVoid();
+        });
     }
 
     private static Rejection forbidden(Set<String> rules) {

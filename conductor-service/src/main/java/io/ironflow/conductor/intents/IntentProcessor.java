@@ -45,8 +45,9 @@ import io.opentelemetry.context.Context;
  * any failure that would fail the same way again (a bug, data that passed the checks), is answered
  * {@code accepted=false} with 503 or 500 in a transaction of its own, leaving the node as it was. Only when
  * even that answer cannot be written does {@link #process} fail, and the caller dead-letters the record.
- * Before anything is applied, {@link IntentAuthorization} checks the intent's principal against the policy; a
- * refusal is answered like any other rejection, 403 or 404, and changes nothing.
+ * Before anything is applied, {@link IntentAuthorization} checks the intent's principal against the policy, on
+ * the node it loads FOR UPDATE for the command; a refusal is answered like any other rejection, 403 or 404, and
+ * changes nothing.
  * An abandoned attempt that commits after all is harmless: the processed-intent key admits one answer per
  * intent, so whichever commits second rolls back.
  */
@@ -170,9 +171,9 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> apply(NodeIntent intent) {
-        Uni<Outcome> outcome = authorization.check(intent).flatMap(allowed -> {
+        Uni<Outcome> outcome = authorization.forCommand(intent).flatMap(lockedNode -> {
             try {
-                return commands.apply(intent);
+                return commands.apply(intent, lockedNode);
             } catch (Rejection rejection) {
                 return Uni.createFrom().failure(rejection);
             }

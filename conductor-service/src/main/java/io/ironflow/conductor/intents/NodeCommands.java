@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,16 +32,17 @@ public class NodeCommands {
         this.handlers = Map.copyOf(byCommand);
     }
 
-    Uni<Outcome> apply(NodeIntent intent) {
+    /** Applies {@code intent} to {@code lockedNode}, as its access check loaded it (see {@link CommandHandler#apply}). */
+    Uni<Outcome> apply(NodeIntent intent, NodeEntity lockedNode) {
         Object command = intent.getCommand();
         CommandHandler<?> handler = handlers.get(command.getClass());
         if (handler == null) {
             throw new Rejection(501, "Command " + command.getClass().getSimpleName() + " is not supported.");
         }
-        return apply(handler, intent, command);
+        return apply(handler, intent, command, lockedNode);
     }
 
-    private static <T> Uni<Outcome> apply(CommandHandler<T> handler, NodeIntent intent, Object command) {
-        return handler.apply(intent, handler.command().cast(command));
+    private static <T> Uni<Outcome> apply(CommandHandler<T> handler, NodeIntent intent, Object command, NodeEntity lockedNode) {
+        return handler.apply(intent, handler.command().cast(command), lockedNode);
     }
 }

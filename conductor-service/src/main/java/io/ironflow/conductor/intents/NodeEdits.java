@@ -1,6 +1,5 @@
 package io.ironflow.conductor.intents;
 
-import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
@@ -8,15 +7,13 @@ import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.LockModeType;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The steps every command on an existing node shares: load the node locked, take its reservation (Ironic's
- * reserve_node), apply the edit, give the reservation back and announce the change, all in the intent's
- * transaction. A node that does not exist is 404; a node someone holds fails with {@link NodeBusy}.
+ * The steps every command on an existing node shares: work on the node as the access check loaded it FOR UPDATE,
+ * take its reservation (Ironic's reserve_node), apply the edit, give the reservation back and announce the
+ * change, all in the intent's transaction. A node that does not exist is 404; a node someone holds fails with {@link NodeBusy}.
  */
 @ApplicationScoped
 class NodeEdits {
@@ -31,17 +28,17 @@ class NodeEdits {
         return conductor.name();
     }
 
-    /** The intent's node, loaded FOR UPDATE, as the change this intent makes to it. */
-    Uni<NodeChange> locked(NodeIntent intent) {
-        UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
-        // The row lock serialises this transaction with every other writer of the node (call-backs, periodic
-        // tasks, another conductor); the reservation column says whether a longer-running holder has it.
-        return NodeEntity.<NodeEntity>findById(uuid, LockModeType.PESSIMISTIC_WRITE).map(node -> {
-            if (node == null) {
-                throw Rejection.notFound("Node " + uuid + " could not be found.");
-            }
-            return new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name());
-        });
+    /**
+     * The change this intent makes to {@code node}, the intent's node as {@link IntentAuthorization#forCommand}
+     * loaded it FOR UPDATE in this transaction (null: there is no such node, 404). The row lock serialises this
+     * transaction with every other writer of the node (call-backs, periodic tasks, another conductor); the
+     * reservation column says whether a longer-running holder has it.
+     */
+    Uni<NodeChange> locked(NodeIntent intent, NodeEntity node) {
+        if (node == null) {
+            return Uni.createFrom().failure(Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found."));
+        }
+        return Uni.createFrom().item(new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name()));
     }
 
     /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */

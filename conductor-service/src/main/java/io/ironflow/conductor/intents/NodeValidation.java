@@ -3,7 +3,6 @@ package io.ironflow.conductor.intents;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.conductor.domain.hardware.Drivers;
-import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.hardware.DriverInterfaces;
 import io.ironflow.conductor.messaging.NodeSnapshots;
@@ -18,14 +17,15 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.UUID;
 
 /**
  * Answers {@code ValidateNode} (Ironic's {@code validate_driver_interfaces}, which the API asks its conductor
  * over RPC): each interface of the node's driver checks what it needs, and the answer carries Ironic's validate
  * document in {@code IntentResult.validation}; a node whose hardware someone else holds (a OneView user, by the
- * facts the node carries: see {@code OneViewHardware}) fails power and management. A pure read: the node is neither reserved nor changed, and no
- * processed-intent record is kept; a redelivered ValidateNode is simply answered again, from the node as it is.
+ * facts the node carries: see {@code OneViewHardware}) fails power and management. A pure read: the node is
+ * loaded without a lock (a validation never waits behind a writer of the node), neither reserved nor changed,
+ * and no processed-intent record is kept; a redelivered ValidateNode is simply answered again, from the node as
+ * it is.
  * The answer still leaves through the outbox, so it is ordered after every earlier answer for the node.
  */
 @ApplicationScoped
@@ -42,16 +42,11 @@ public class NodeValidation {
     }
 
     Uni<Void> answer(NodeIntent intent) {
-        return Panache.withTransaction(() -> authorization.check(intent)
-                .flatMap(allowed -> find(intent.getNodeUuid()))
+        return Panache.withTransaction(() -> authorization.forRead(intent)
                 .map(node -> result(intent, node))
                 .onFailure(Rejection.class).recoverWithItem(refused -> refused(intent, (Rejection) refused))
                 .flatMap(result -> Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result)))
                 .replaceWithVoid();
-    }
-
-    private static Uni<NodeEntity> find(String nodeUuid) {
-        return NodeNames.isUuid(nodeUuid) ? NodeEntity.findById(UUID.fromString(nodeUuid)) : Uni.createFrom().nullItem();
     }
 
     private IntentResult refused(NodeIntent intent, Rejection refusal) {

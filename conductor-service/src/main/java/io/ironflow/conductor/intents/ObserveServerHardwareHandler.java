@@ -33,8 +33,8 @@ class ObserveServerHardwareHandler implements CommandHandler<ObserveServerHardwa
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, ObserveServerHardware observed) {
-        return edits.locked(intent).flatMap(change -> {
+    public Uni<Outcome> apply(NodeIntent intent, ObserveServerHardware observed, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeEntity node = change.node();
             if (!Drivers.ONEVIEW.equals(node.driver)
                     || !observed.getServerHardwareUri().equals(node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI))) {

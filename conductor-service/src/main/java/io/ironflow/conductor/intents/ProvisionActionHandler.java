@@ -37,8 +37,8 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, ProvisionAction action) {
-        return edits.locked(intent).flatMap(change -> provision(change, action));
+    public Uni<Outcome> apply(NodeIntent intent, ProvisionAction action, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> provision(change, action));
     }
 
     private Uni<Outcome> provision(NodeChange change, ProvisionAction action) {

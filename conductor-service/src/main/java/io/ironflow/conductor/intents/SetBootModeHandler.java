@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.NodeSettings;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.SetBootMode;
 import io.smallrye.mutiny.Uni;
@@ -25,8 +26,8 @@ class SetBootModeHandler implements CommandHandler<SetBootMode> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, SetBootMode command) {
-        return edits.locked(intent).flatMap(change -> {
+    public Uni<Outcome> apply(NodeIntent intent, SetBootMode command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeSettings.requireValidBootMode(command.getTarget());
             return edits.whileReserved(change, node -> ManagementSettings.setBootMode(node, command.getTarget()), 202);
         });

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.SetMaintenance;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,8 +22,8 @@ class SetMaintenanceHandler implements CommandHandler<SetMaintenance> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, SetMaintenance command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReserved(change, node -> {
+    public Uni<Outcome> apply(NodeIntent intent, SetMaintenance command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> {
             node.maintenance = command.getMaintenance();
             node.maintenanceReason = command.getMaintenance() ? command.getReason() : null;
         }, 202));

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.SetSecureBoot;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class SetSecureBootHandler implements CommandHandler<SetSecureBoot> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, SetSecureBoot command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReserved(change, node -> ManagementSettings.setSecureBoot(node, command.getTarget()), 202));
+    public Uni<Outcome> apply(NodeIntent intent, SetSecureBoot command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> ManagementSettings.setSecureBoot(node, command.getTarget()), 202));
     }
 }

@@ -36,8 +36,8 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, UpdateNode command) {
-        return edits.locked(intent).flatMap(change -> update(change, command));
+    public Uni<Outcome> apply(NodeIntent intent, UpdateNode command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> update(change, command));
     }
 
     private Uni<Outcome> update(NodeChange change, UpdateNode command) {

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.events.UpdatePort;
+import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,7 @@ class UpdatePortHandler implements CommandHandler<UpdatePort> {
     }
 
     @Override
-    public Uni<Outcome> apply(NodeIntent intent, UpdatePort command) {
-        return edits.locked(intent).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.update(node, command), 200));
+    public Uni<Outcome> apply(NodeIntent intent, UpdatePort command, NodeEntity lockedNode) {
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReservedAsync(change, node -> PortCommands.update(node, command), 200));
     }
 }

@@ -12,6 +12,7 @@ import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import io.ironflow.events.ValidateNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
@@ -75,6 +76,26 @@ class ConcurrentLifecyclesTest {
             assertEquals(200, patch.get(Conductor.WAIT.toSeconds(), TimeUnit.SECONDS).getCode());
             assertEquals("patched", conductor.column(uuid, "description"));
             assertEquals("meanwhile", conductor.column(uuid, "extra ->> 'written'"), "the change committed meanwhile is kept");
+        }
+    }
+
+    /**
+     * A validation is a read: it is answered while another transaction holds the node's row lock (it once took
+     * the lock through the access check and waited behind every writer, past its deadline), from the node as
+     * committed, and the writer's change is not lost.
+     */
+    @Test
+    void aValidationIsAnsweredWhileAWriterHoldsTheNode() throws Exception {
+        try (Conductor conductor = Conductor.connect();
+                var other = Sql.connect()) {
+            String uuid = conductor.create(Map.of());
+            other.setAutoCommit(false);
+            other.createStatement().execute("UPDATE nodes SET extra = '{\"written\": \"meanwhile\"}' WHERE uuid = '" + uuid + "'");
+            IntentResult validation = conductor.send(uuid, new ValidateNode());
+            assertEquals(200, validation.getCode(), validation.getErrorMessage());
+            assertEquals("{}", validation.getNode().getExtra(), "the answer shows the node as committed");
+            other.commit();
+            assertEquals("meanwhile", conductor.column(uuid, "extra ->> 'written'"));
         }
     }
 

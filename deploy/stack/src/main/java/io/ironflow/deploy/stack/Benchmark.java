@@ -101,11 +101,10 @@ public final class Benchmark {
                 cold = summary.copy().put("processes", ProcessCpu.json(before, after, round.total().ok()));
             }
         }
-        Profiler profiler = profile == null ? null : Profiler.start(stack, profile);
         Map<String, long[]> cpuBefore = services(stack);
         Round round = round(count, clients);
         Map<String, long[]> cpuAfter = services(stack);
-        String profileSummary = profiler == null ? null : profiler.stopAndSummarise();
+        String profileSummary = profile == null ? null : profiledRound(stack, profile, count, clients);
 
         System.out.printf("%n  %-8s %6s %6s %6s %6s %9s %9s %9s %9s %8s%n", "action", "nodes", "ok", "errors", "503s",
                 "p50 ms", "p90 ms", "p99 ms", "max ms", "took s");
@@ -134,6 +133,17 @@ public final class Benchmark {
                 .put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()))
                 .put("cold", cold).put("warmup_rounds", rounds).put("scale", scaling);
         System.out.println(json.encode());
+    }
+
+    /**
+     * {@code --profile DIR}: one more round, on fresh nodes, with Java Flight Recorder on every JVM of the stack. It
+     * follows the measured round rather than being it, since recording costs about 30 % of throughput.
+     */
+    private String profiledRound(List<ProcessHandle> stack, Path dir, int count, int clients) throws Exception {
+        Profiler profiler = Profiler.start(stack, dir);
+        Round round = round(count, clients);
+        return String.format("%nProfiled round, after the measured one: %.1f actions/s, p99 %.1f ms, %d errors%s",
+                round.actionsPerSecond(), round.percentile(0.99), round.errors(), profiler.stopAndSummarise());
     }
 
     /**

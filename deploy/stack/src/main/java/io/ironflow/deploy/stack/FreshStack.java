@@ -14,10 +14,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * starts it ({@code ./ironflow up --data-dir DIR}, every port moved by {@code --port-offset}), so the cold first
  * round is measured on JVMs that have done nothing yet; stopped (SIGTERM, as Ctrl-C) when the run ends. DIR
  * must be new or empty: the figures are a fresh stack's. Starting has a deadline; the launcher's output is kept
- * in DIR.log.
+ * in DIR.log. The stack's API runs without its rate limit ({@value #RATE_LIMIT}{@code =false}, unless the
+ * caller's environment sets it): the benchmark's clients, one address, send thousands of requests a second,
+ * and a 429 would measure the limit, not the stack.
  */
 final class FreshStack implements AutoCloseable {
 
+    /** The API's rate limit switch, as the services read it from their environment. */
+    static final String RATE_LIMIT = "IRONFLOW_API_RATE_LIMIT_ENABLED";
     private static final Duration START_DEADLINE = Duration.ofMinutes(10);
     private static final Duration STOP_DEADLINE = Duration.ofSeconds(90);
 
@@ -55,14 +59,12 @@ final class FreshStack implements AutoCloseable {
                 }
             }
         }
-        List<String> command = new ArrayList<>(List.of(StackOptions.defaultHome().resolve("ironflow").toString(), "up",
-                "--data-dir", data.toString()));
-        StackOptions.defaultPorts().forEach((name, port) -> command.addAll(List.of(StackOptions.flagFor(name),
-                String.valueOf(port + offset))));
+        ProcessBuilder builder = launcher(data, offset);
         Path log = data.resolveSibling(data.getFileName() + ".log");
-        Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process launcher = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         FreshStack stack = new FreshStack(launcher, log);
-        System.out.println("Starting a fresh stack: " + String.join(" ", command) + " (output in " + log + ")");
+        System.out.println("Starting a fresh stack: " + RATE_LIMIT + "=" + builder.environment().get(RATE_LIMIT) + " "
+                + String.join(" ", builder.command()) + " (output in " + log + ")");
         long deadline = System.nanoTime() + START_DEADLINE.toNanos();
         while (true) {
             String output = Files.exists(log) ? Files.readString(log) : "";
@@ -77,6 +79,17 @@ final class FreshStack implements AutoCloseable {
             }
             Thread.sleep(500);
         }
+    }
+
+    /** {@code ./ironflow up} on {@code data}, every port moved by {@code offset}, the API's rate limit off. */
+    static ProcessBuilder launcher(Path data, int offset) {
+        List<String> command = new ArrayList<>(List.of(StackOptions.defaultHome().resolve("ironflow").toString(), "up",
+                "--data-dir", data.toString()));
+        StackOptions.defaultPorts().forEach((name, port) -> command.addAll(List.of(StackOptions.flagFor(name),
+                String.valueOf(port + offset))));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putIfAbsent(RATE_LIMIT, "false");
+        return builder;
     }
 
     /** Stops the stack as Ctrl-C does, and kills what is left after the deadline. */

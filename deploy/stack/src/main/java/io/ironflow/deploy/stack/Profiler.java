@@ -14,9 +14,9 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * {@code ./ironflow bench --profile DIR}: records the measured round with Java Flight Recorder (built into the
- * JDK, started and stopped on the running JVMs with {@code jcmd}, so the stack needs no flag) and sums up where
- * each JVM's CPU samples fall: by layer (the first frame of a sample's stack that belongs to a known library,
+ * {@code ./ironflow bench --profile DIR}: records a round of its own, after the measured one, with Java Flight
+ * Recorder (built into the JDK, started and stopped on the running JVMs with {@code jcmd}, so the stack needs no
+ * flag) and sums up where each JVM's CPU samples fall: by layer (the first frame of a sample's stack that belongs to a known library,
  * e.g. Hibernate, the PostgreSQL client, Kafka, Avro, logging) and by hottest methods. The recordings stay in DIR
  * for JDK Mission Control or {@code jfr print}. A JVM that cannot be recorded is named and skipped.
  */
@@ -68,7 +68,7 @@ final class Profiler {
 
     /** Stops the recordings and returns the summary as text. */
     String stopAndSummarise() throws IOException {
-        StringBuilder out = new StringBuilder(String.format("%nProfile of the measured round (JFR, %s)%n", dir));
+        StringBuilder out = new StringBuilder(String.format("%nProfile (JFR, %s)%n", dir));
         for (var entry : pids.entrySet()) {
             jcmd(entry.getValue(), "JFR.stop", "name=" + RECORDING);
             Path file = dir.resolve(entry.getKey().replaceAll("\\W+", "-") + ".jfr");
