@@ -55,11 +55,11 @@ final class SharedStack implements ParameterResolver {
                     current = launch(dataDir, RunningStack.freePorts());
                     current.awaitUp(START);
                 } catch (IOException e) {
-                    stop();
-                    throw new UncheckedIOException("the shared stack did not start", e);
+                    stopKeepingLogs();
+                    throw new UncheckedIOException("the shared stack did not start; its logs stay in " + dataDir, e);
                 } catch (Exception e) {
-                    stop();
-                    throw new IllegalStateException("the shared stack did not come up", e);
+                    stopKeepingLogs();
+                    throw new IllegalStateException("the shared stack did not come up; its logs stay in " + dataDir, e);
                 }
             }
             return current;
@@ -90,6 +90,14 @@ final class SharedStack implements ParameterResolver {
             throw new IllegalStateException("a shared stack is already running");
         }
         current = stack;
+    }
+
+    /** Stops a shared stack that failed to come up, keeping its data directory (under target/) for its logs. */
+    private static void stopKeepingLogs() {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
     }
 
     /** Stops the shared stack, if one runs, and deletes its data directory. */
