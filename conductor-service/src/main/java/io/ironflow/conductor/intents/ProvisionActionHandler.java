@@ -72,11 +72,11 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
             }
             ProvisionState entered = aggregate.fire(start.event(), start.target());
             if (start.event() == ProvisionEvent.ABORT) {
-                work.aborted(node, state);
+                work.aborted(change, state);
             }
             boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
             if (working) {
-                work.prepare(node, cleanSteps);
+                work.prepare(change, cleanSteps);
                 return Outcome.parked(node, work.run(change)); // null unless a step parked the node
             }
             aggregate.release();
