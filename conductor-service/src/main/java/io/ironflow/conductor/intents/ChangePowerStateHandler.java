@@ -49,9 +49,9 @@ class ChangePowerStateHandler implements CommandHandler<ChangePowerState> {
                         + "'. The target must be one of power on, power off, rebooting, soft power off, soft rebooting.");
             }
             if (OneViewPower.applies(change.node())) { // OneView's power, through the allocator: answered later
-                return edits.reserve(change.node()).flatMap(x -> {
+                return edits.reserve(change).flatMap(x -> {
                     OneViewPower.request(change, target, oneViewPowerTimeout);
-                    change.node().reservation = null;
+                    change.aggregate().release();
                     return change.announce();
                 }).replaceWith(() -> Outcome.done(202, change.node()));
             }
@@ -60,11 +60,11 @@ class ChangePowerStateHandler implements CommandHandler<ChangePowerState> {
                 FakeHardwareRecord hardware = FakeHardwareRecord.fromDriverInternalInfo(node.driverInternalInfo);
                 StepResult result = driver.setPower(target, hardware);
                 node.driverInternalInfo.put(FakeHardwareRecord.KEY, hardware.toJson());
-                node.targetPowerState = null;
                 if (result instanceof StepResult.Failed failed) {
-                    node.lastError = "Failed to change power state to '" + target + "' on node " + node.uuid + ": " + failed.error();
+                    change.aggregate().powerChangeFailed("Failed to change power state to '" + target + "' on node "
+                            + node.uuid + ": " + failed.error());
                 } else {
-                    node.powerState = hardware.powerState();
+                    change.aggregate().powerChanged(hardware.powerState());
                 }
             }, 202);
         });

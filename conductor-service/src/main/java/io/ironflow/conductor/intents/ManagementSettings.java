@@ -1,5 +1,6 @@
 package io.ironflow.conductor.intents;
 
+import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 
 /**
@@ -14,19 +15,21 @@ final class ManagementSettings {
     private ManagementSettings() {
     }
 
-    static void setBootMode(NodeEntity node, String target) {
-        node.lastError = null; // a new operation starts: Ironic clears the previous error
+    static void setBootMode(Node aggregate, String target) {
+        NodeEntity node = aggregate.state();
+        aggregate.clearError(); // a new operation starts: Ironic clears the previous error
         node.bootMode = target;
         if ("bios".equals(target) && Boolean.TRUE.equals(node.secureBoot)) {
             node.secureBoot = false; // legacy BIOS has no secure boot
         }
     }
 
-    static void setSecureBoot(NodeEntity node, boolean target) {
-        node.lastError = null;
+    static void setSecureBoot(Node aggregate, boolean target) {
+        NodeEntity node = aggregate.state();
+        aggregate.clearError();
         if (target && !"uefi".equals(node.bootMode)) {
-            node.lastError = "Failed to set secure boot state on node " + node.uuid + " to True: secure boot can only"
-                    + " be enabled when the node boots in uefi mode (boot mode is " + node.bootMode + ").";
+            aggregate.recordError("Failed to set secure boot state on node " + node.uuid + " to True: secure boot can only"
+                    + " be enabled when the node boots in uefi mode (boot mode is " + node.bootMode + ").");
             return;
         }
         node.secureBoot = target;

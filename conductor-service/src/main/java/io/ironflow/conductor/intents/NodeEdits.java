@@ -1,6 +1,7 @@
 package io.ironflow.conductor.intents;
 
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.ConductorIdentity;
@@ -44,9 +45,9 @@ class NodeEdits {
     /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */
     Uni<Outcome> whileReserved(NodeChange change, Consumer<NodeEntity> edit, int code) {
         NodeEntity node = change.node();
-        return reserve(node).flatMap(x -> {
+        return reserve(change).flatMap(x -> {
             edit.accept(node);
-            node.reservation = null;
+            change.aggregate().release();
             change.touched();
             return change.announce();
         }).replaceWith(() -> Outcome.done(code, node));
@@ -58,11 +59,11 @@ class NodeEdits {
      */
     Uni<Outcome> whileReservedAsync(NodeChange change, Function<NodeEntity, Uni<Void>> edit, int code) {
         NodeEntity node = change.node();
-        if (node.reservation != null) {
-            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+        if (change.aggregate().holder() != null) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), change.aggregate().holder()));
         }
         return edit.apply(node).flatMap(x -> {
-            node.reservation = null;
+            change.aggregate().release();
             change.touched();
             return change.announce();
         }).replaceWith(() -> Outcome.done(code, node));
@@ -73,11 +74,11 @@ class NodeEdits {
      * commit, so a free one is taken in memory (and given back before the transaction ends); a node someone
      * holds is retried by the caller.
      */
-    Uni<Void> reserve(NodeEntity node) {
-        if (node.reservation != null) {
-            return Uni.createFrom().failure(new NodeBusy(node.uuid.toString(), node.reservation));
+    Uni<Void> reserve(NodeChange change) {
+        Node node = change.aggregate();
+        if (!node.reserve(conductor.name())) {
+            return Uni.createFrom().failure(new NodeBusy(node.uuid().toString(), node.holder()));
         }
-        node.reservation = conductor.name();
         return Uni.createFrom().voidItem();
     }
 }

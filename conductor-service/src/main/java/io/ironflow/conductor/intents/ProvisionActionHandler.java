@@ -6,6 +6,7 @@ import io.ironflow.conductor.domain.ProvisionRequest;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.domain.hardware.ManualClean;
+import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
@@ -51,34 +52,34 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
         try {
             start = ProvisionRequest.decide(idle, action.getTarget(), cleanSteps != null, action.getRescuePassword());
         } catch (Rejection refused) {
-            if (node.reservation != null && refused.code() == 400) {
-                throw new NodeBusy(node.uuid.toString(), node.reservation).asRejection(); // Ironic: 409 for a node being worked on
+            if (change.aggregate().holder() != null && refused.code() == 400) {
+                throw new NodeBusy(node.uuid.toString(), change.aggregate().holder()).asRejection(); // Ironic: 409 for a node being worked on
             }
             throw refused;
         }
         if (cleanSteps != null) {
             ManualClean.parse(cleanSteps); // the schema is checked now (400); the driver's catalogue when cleaning runs
         }
-        return edits.reserve(node).map(x -> {
-            node.lastError = null;
+        Node aggregate = change.aggregate();
+        return edits.reserve(change).map(x -> {
+            aggregate.clearError();
             if (start.event() == ProvisionEvent.ABORT && state == ProvisionState.CLEAN_WAIT && !abortableNow(node)) {
                 // Ironic: a step that cannot be interrupted finishes first; the abort takes effect after it.
                 work.abortAfterStep(node);
-                node.reservation = null;
+                aggregate.release();
                 change.touched();
                 return Outcome.done(202, node);
             }
-            ProvisionState entered = change.fire(start.event());
-            node.targetProvisionState = start.target() == null ? entered.targetOnEntry(null) : start.target().wire();
+            ProvisionState entered = aggregate.fire(start.event(), start.target());
             if (start.event() == ProvisionEvent.ABORT) {
-                work.aborted(node, state);
+                work.aborted(change, state);
             }
             boolean working = Operation.of(entered).map(op -> op.working() == entered).orElse(false);
             if (working) {
-                work.prepare(node, cleanSteps);
+                work.prepare(change, cleanSteps);
                 return Outcome.parked(node, work.run(change)); // null unless a step parked the node
             }
-            node.reservation = null;
+            aggregate.release();
             return Outcome.done(202, node);
         }).call(change::announce);
     }

@@ -29,7 +29,7 @@ class SetBootModeHandler implements CommandHandler<SetBootMode> {
     public Uni<Outcome> apply(NodeIntent intent, SetBootMode command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeSettings.requireValidBootMode(command.getTarget());
-            return edits.whileReserved(change, node -> ManagementSettings.setBootMode(node, command.getTarget()), 202);
+            return edits.whileReserved(change, node -> ManagementSettings.setBootMode(change.aggregate(), command.getTarget()), 202);
         });
     }
 }

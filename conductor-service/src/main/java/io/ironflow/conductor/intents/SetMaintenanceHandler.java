@@ -23,9 +23,7 @@ class SetMaintenanceHandler implements CommandHandler<SetMaintenance> {
 
     @Override
     public Uni<Outcome> apply(NodeIntent intent, SetMaintenance command, NodeEntity lockedNode) {
-        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> {
-            node.maintenance = command.getMaintenance();
-            node.maintenanceReason = command.getMaintenance() ? command.getReason() : null;
-        }, 202));
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change,
+                node -> change.aggregate().maintenance(command.getMaintenance(), command.getReason()), 202));
     }
 }

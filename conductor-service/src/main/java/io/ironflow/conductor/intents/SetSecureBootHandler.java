@@ -23,6 +23,6 @@ class SetSecureBootHandler implements CommandHandler<SetSecureBoot> {
 
     @Override
     public Uni<Outcome> apply(NodeIntent intent, SetSecureBoot command, NodeEntity lockedNode) {
-        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> ManagementSettings.setSecureBoot(node, command.getTarget()), 202));
+        return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> ManagementSettings.setSecureBoot(change.aggregate(), command.getTarget()), 202));
     }
 }

@@ -4,8 +4,8 @@ import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.NodePatch;
 import io.ironflow.conductor.domain.NodeSettings;
-import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
+import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.events.NodeIntent;
@@ -48,10 +48,7 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         if (document.get("retired") != null && !(document.get("retired") instanceof Boolean)) {
             throw Rejection.badRequest("Invalid input for field/attribute retired. Value: '" + document.get("retired") + "'. Expected a boolean.");
         }
-        if (retired && !node.retired && ProvisionState.AVAILABLE.wire().equals(node.provisionState)) {
-            throw Rejection.conflict("The node " + node.uuid + " can not be retired in provision state available;"
-                    + " move it to manageable first.");
-        }
+        change.aggregate().checkRetiring(retired);
         if (!retired) {
             if (document.get("retired_reason") != null && !document.get("retired_reason").equals(node.retiredReason)) {
                 throw Rejection.badRequest("Cannot set retired_reason without setting retired on node " + node.uuid + ".");
@@ -69,7 +66,7 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
             if (taken) {
                 throw Rejection.conflict("A node with name " + name + " already exists.");
             }
-            return edits.whileReserved(change, n -> write(n, document), 200);
+            return edits.whileReserved(change, n -> write(change.aggregate(), document), 200);
         });
     }
 
@@ -95,7 +92,8 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
     }
 
     @SuppressWarnings("unchecked")
-    private static void write(NodeEntity node, Map<String, Object> document) {
+    private static void write(Node aggregate, Map<String, Object> document) {
+        NodeEntity node = aggregate.state();
         node.name = (String) document.get("name");
         node.description = (String) document.get("description");
         node.driverInfo = new HashMap<>((Map<String, Object>) document.get("driver_info"));
@@ -109,8 +107,11 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         node.lessee = (String) document.get("lessee");
         node.automatedClean = (Boolean) document.get("automated_clean");
         node.conductorGroup = document.get("conductor_group") == null ? "" : (String) document.get("conductor_group");
-        node.retired = Boolean.TRUE.equals(document.get("retired"));
-        node.retiredReason = (String) document.get("retired_reason");
+        if (Boolean.TRUE.equals(document.get("retired"))) {
+            aggregate.retire((String) document.get("retired_reason"));
+        } else {
+            aggregate.unretire();
+        }
         node.networkData = new HashMap<>((Map<String, Object>) document.get("network_data"));
         node.shard = (String) document.get("shard");
     }

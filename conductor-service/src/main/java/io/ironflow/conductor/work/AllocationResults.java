@@ -97,7 +97,7 @@ public class AllocationResults {
             node.driverInfo.remove(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
         }
         if (result.getPowerState() != null) { // OneView's power as the allocation left it (a removal powers off)
-            node.powerState = result.getPowerState();
+            change.aggregate().powerIs(result.getPowerState());
         }
         // The allocator has just seen the hardware: the fact validation judges follows the profile it applied or removed.
         if (node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI) instanceof String hardware) {

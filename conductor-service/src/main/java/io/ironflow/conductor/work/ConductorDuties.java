@@ -120,7 +120,7 @@ public class ConductorDuties {
                                     if (Operation.of(state).map(op -> op.working() == state).orElse(false)) {
                                         work.fail(change, String.format(errorFormat, node.uuid, state.wire()));
                                     } else {
-                                        node.reservation = null;
+                                        change.aggregate().release();
                                         change.touched();
                                     }
                                     return change.announce();
@@ -156,7 +156,7 @@ public class ConductorDuties {
                                     NodeChange change = new NodeChange(node, null, conductor.name());
                                     ProvisionState state = change.state();
                                     if (!Operation.of(state).flatMap(Operation::waiting).map(w -> w == state).orElse(false)) {
-                                        node.reservation = null; // moved on since the scan
+                                        change.aggregate().release(); // moved on since the scan
                                         return Uni.createFrom().<String>nullItem();
                                     }
                                     work.fail(change, "Timeout reached while node " + node.uuid + " was in state " + state.wire()

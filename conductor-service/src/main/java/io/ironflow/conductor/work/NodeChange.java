@@ -2,30 +2,29 @@ package io.ironflow.conductor.work;
 
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
-import io.ironflow.conductor.domain.ProvisionStateMachine;
 import io.ironflow.conductor.messaging.NodeSnapshots;
+import io.ironflow.conductor.node.Node;
+import io.ironflow.conductor.node.NodeTransition;
 import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.NodeEvent;
 import io.ironflow.schemas.Topic;
 import io.smallrye.mutiny.Uni;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * The changes one transaction makes to one node: every state machine transition it fires, in order. Written
- * out, it becomes the outbox rows that announce them: a node-event per transition and the node's snapshot.
+ * The changes one transaction makes to one node, written out: the {@link Node} aggregate decides and records them
+ * (every state machine transition it fires, in order); this turns its records into the outbox rows that announce
+ * them, a node-event per transition and the node's snapshot, with the requests to other services made meanwhile.
  */
 public final class NodeChange {
 
-    private final NodeEntity node;
+    private final Node aggregate;
     private final String intentId;
     private final String requester;
     private final String conductor;
-    private final List<NodeEvent> events = new ArrayList<>();
     private final List<Outbox.Entry> requests = new ArrayList<>();
     private boolean changed;
 
@@ -36,75 +35,68 @@ public final class NodeChange {
 
     /** A change an intent makes, on behalf of its requester (which node history shows as the event's user). */
     public NodeChange(NodeEntity node, String intentId, String requester, String conductor) {
-        this.node = node;
+        this.aggregate = new Node(node);
         this.intentId = intentId;
         this.requester = requester;
         this.conductor = conductor;
     }
 
+    /** The node's state holder, for the fields the aggregate does not own. */
     public NodeEntity node() {
-        return node;
+        return aggregate.state();
+    }
+
+    /** The node's aggregate: the one writer of its life-cycle fields. */
+    public Node aggregate() {
+        return aggregate;
     }
 
     public ProvisionState state() {
-        return ProvisionState.fromWire(node.provisionState);
+        return aggregate.provisionState();
     }
 
-    /** Fires {@code event}; the table must allow it, or this is a bug in the conductor, not a refusal. */
+    /** Fires {@code event} (see {@link Node#fire}). */
     public ProvisionState fire(ProvisionEvent event) {
-        ProvisionState from = state();
-        ProvisionState to = ProvisionStateMachine.next(from, event).orElseThrow(() -> new IllegalStateException(
-                "the state machine has no edge " + from.wire() + " --" + event.wire() + "--> for node " + node.uuid));
-        Instant now = now();
-        node.provisionState = to.wire();
-        node.targetProvisionState = to.targetOnEntry(node.targetProvisionState);
-        node.provisionUpdatedAt = now;
-        record(from.wire(), event.wire(), to.wire(), now);
-        return to;
+        return aggregate.fire(event);
     }
 
-    /**
-     * Records something the conductor noticed that moves no provision state (a power state corrected by the power
-     * sync): an event from and to the node's state, with {@code detail} saying what happened.
-     */
+    /** Records something noticed that moves no provision state (see {@link Node#noticed}). */
     public void noticed(String event, String detail) {
-        Instant now = now();
-        events.add(NodeEvent.newBuilder(event(node.provisionState, event, node.provisionState, now)).setDetail(detail).build());
-        changed = true;
+        aggregate.noticed(event, detail);
     }
 
     /** Records the node's enrollment: its first event has no state before it. */
     public void enrolled() {
-        record(null, "create", node.provisionState, node.createdAt);
+        aggregate.enrolled();
     }
 
-    private void record(String from, String event, String to, Instant at) {
-        events.add(event(from, event, to, at));
-        changed = true;
-    }
-
-    private NodeEvent event(String from, String event, String to, Instant at) {
+    private NodeEvent event(NodeTransition transition) {
         return NodeEvent.newBuilder()
                 .setEventId(UUID.randomUUID().toString())
-                .setNodeUuid(node.uuid.toString())
-                .setFromState(from)
-                .setEvent(event)
-                .setToState(to)
+                .setNodeUuid(aggregate.uuid().toString())
+                .setFromState(transition.from())
+                .setEvent(transition.event())
+                .setToState(transition.to())
                 .setIntentId(intentId)
                 .setRequester(requester)
                 .setConductor(conductor)
-                .setOccurredAt(at)
+                .setOccurredAt(transition.at())
+                .setDetail(transition.detail())
                 .build();
     }
 
+    private List<Outbox.Entry> eventRows() {
+        String key = aggregate.uuid().toString();
+        return aggregate.transitions().stream().map(t -> new Outbox.Entry(Topic.NODE_EVENTS, key, event(t))).toList();
+    }
+
     /**
-     * Announces the node's deletion: an event with no state after it (node history keeps it, the node's last
-     * entry). Only the event: the caller deletes the row and writes the node-state tombstone.
+     * Deletes the node in the aggregate (409 unless Ironic allows it) and announces it: an event with no state
+     * after it. Only the event: the caller deletes the row and writes the node-state tombstone.
      */
     public Uni<Void> announceDeletion() {
-        record(node.provisionState, "destroy", null, now()); // not the FSM's "delete" (undeploy)
-        String key = node.uuid.toString();
-        return Outbox.append(events.stream().map(event -> new Outbox.Entry(Topic.NODE_EVENTS, key, event)).toList());
+        aggregate.destroy();
+        return Outbox.append(eventRows());
     }
 
     /** Marks a change that is not a transition (a field, the reservation, the plan). */
@@ -119,32 +111,19 @@ public final class NodeChange {
     }
 
     public boolean changed() {
-        return changed;
+        return changed || !aggregate.transitions().isEmpty();
     }
 
     /** Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. */
     public Uni<Void> announce() {
-        if (!changed) {
+        if (!changed()) {
             return Uni.createFrom().voidItem();
         }
-        if (!events.isEmpty() && events.get(0).getFromState() == null) {
-            node.updatedAt = null; // Ironic: a node never changed since creation has no updated_at
-        } else {
-            node.revision++;
-            node.updatedAt = now();
-        }
-        node.conductor = conductor;
-        String key = node.uuid.toString();
-        List<Outbox.Entry> rows = new ArrayList<>(events.size() + 1);
-        for (NodeEvent event : events) {
-            rows.add(new Outbox.Entry(Topic.NODE_EVENTS, key, event));
-        }
-        rows.add(new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node)));
+        aggregate.stamp(conductor);
+        String key = aggregate.uuid().toString();
+        List<Outbox.Entry> rows = new ArrayList<>(eventRows());
+        rows.add(new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())));
         rows.addAll(requests);
         return Outbox.append(rows);
-    }
-
-    static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
     }
 }

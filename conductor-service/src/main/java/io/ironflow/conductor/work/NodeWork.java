@@ -66,12 +66,13 @@ public class NodeWork {
      * Prepares the plan for the -ING state a verb has just moved the node into; call in the accepting transaction.
      * Manual clean steps were schema-checked already; whether the driver has them is decided when the work runs.
      */
-    public void prepare(NodeEntity node, String requestedCleanSteps) {
-        ProvisionState state = ProvisionState.fromWire(node.provisionState);
+    public void prepare(NodeChange change, String requestedCleanSteps) {
+        NodeEntity node = change.node();
+        ProvisionState state = change.state();
         Operation operation = Operation.of(state).orElseThrow();
         OneViewAllocations.reset(node);
         if (operation == Operation.CLEAN_NODE) {
-            prepareCleaning(node, requestedCleanSteps);
+            prepareCleaning(change, requestedCleanSteps);
         } else {
             WorkPlan.start(node, operation.steps().stream().map(key -> PlannedStep.operation(key, arguments(key, node))).toList());
         }
@@ -90,7 +91,8 @@ public class NodeWork {
         return FakeInventory.facts(node.uuid, node.properties, ports, node.bootMode, node.driverInfo);
     }
 
-    private void prepareCleaning(NodeEntity node, String requestedCleanSteps) {
+    private void prepareCleaning(NodeChange change, String requestedCleanSteps) {
+        NodeEntity node = change.node();
         boolean manual = requestedCleanSteps != null;
         HardwareDriver driver = Drivers.get(node.driver);
         OneViewAllocations.reset(node);
@@ -102,8 +104,8 @@ public class NodeWork {
             node.driverInternalInfo.put(WorkPlan.REQUESTED_CLEAN_STEPS, requestedCleanSteps);
         }
         // Where cleaning will end, so clients polling for the target see it from the start.
-        node.targetProvisionState = ProvisionStateMachine.next(ProvisionState.CLEANING,
-                Operation.CLEAN_NODE.success(manual, node.retired)).orElseThrow().wire();
+        change.aggregate().aimAt(ProvisionStateMachine.next(ProvisionState.CLEANING,
+                Operation.CLEAN_NODE.success(manual, node.retired)).orElseThrow());
     }
 
     /**
@@ -118,10 +120,11 @@ public class NodeWork {
     }
 
     /** An abort has moved the node out of {@code from}: say in last_error what stopped, and forget the plan. */
-    public void aborted(NodeEntity node, ProvisionState from) {
+    public void aborted(NodeChange change, ProvisionState from) {
+        NodeEntity node = change.node();
         PlannedStep step = node.cleanStep == null ? null : PlannedStep.fromJson(node.cleanStep);
-        node.lastError = "By request, the " + Operation.of(from).orElseThrow().name().toLowerCase().replace("_node", "")
-                + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + ".");
+        change.aggregate().recordError("By request, the " + Operation.of(from).orElseThrow().name().toLowerCase().replace("_node", "")
+                + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + "."));
         WorkPlan.clear(node);
     }
 
@@ -184,7 +187,7 @@ public class NodeWork {
                 }
                 ProvisionState next = finish(change, operation);
                 if (next == ProvisionState.CLEANING) { // tear-down done: clean before reuse
-                    prepareCleaning(node, null);
+                    prepareCleaning(change, null);
                     continue;
                 }
                 return;
@@ -195,7 +198,7 @@ public class NodeWork {
             Duration takes = driver.duration(step.key(), node.driverInfo);
             if (!takes.isZero() && operation.waiting().isPresent()) {
                 node.driverInternalInfo.put(WorkPlan.STEP_DUE_AT, System.currentTimeMillis() + takes.toMillis());
-                node.reservation = null; // wait states hold no reservation
+                change.aggregate().release(); // wait states hold no reservation
                 change.fire(ProvisionEvent.WAIT);
                 return;
             }
@@ -218,8 +221,8 @@ public class NodeWork {
         List<String> targets = hardware.powerHistory();
         String powerTarget = targets.size() > powerChanges ? targets.get(targets.size() - 1) : null;
         boolean oneView = OneViewPower.applies(node);
-        if (!oneView) {
-            node.powerState = hardware.powerState() == null ? node.powerState : hardware.powerState();
+        if (!oneView && hardware.powerState() != null) {
+            change.aggregate().powerIs(hardware.powerState());
         }
         change.touched();
         if (result instanceof StepResult.Failed failed) {
@@ -245,7 +248,7 @@ public class NodeWork {
         WorkPlan.clear(node);
         ProvisionState next = change.fire(operation.success(manual, node.retired));
         if (next != ProvisionState.CLEANING) {
-            node.reservation = null;
+            change.aggregate().release();
         }
         return next;
     }
@@ -253,11 +256,9 @@ public class NodeWork {
     /** Ends the operation in its failed state with {@code error} as last_error, and releases the node. */
     void fail(NodeChange change, String error) {
         NodeEntity node = change.node();
-        node.lastError = error;
         WorkPlan.clear(node);
         node.driverInternalInfo.remove(OneViewPower.OWED);
-        node.reservation = null;
-        change.fire(ProvisionEvent.FAIL);
+        change.aggregate().fail(error);
     }
 
     /**
@@ -307,7 +308,7 @@ public class NodeWork {
             drive(change);
         } else {
             WorkPlan.clear(node);
-            node.reservation = null;
+            change.aggregate().release();
             change.fire(resume);
         }
     }

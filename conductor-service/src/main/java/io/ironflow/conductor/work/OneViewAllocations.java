@@ -95,7 +95,7 @@ final class OneViewAllocations {
                 .setRequestedAt(now)
                 .setDeadline(now.plus(patience))
                 .build()));
-        node.reservation = null; // wait states hold no reservation
+        change.aggregate().release(); // wait states hold no reservation
         change.fire(ProvisionEvent.WAIT);
     }
 

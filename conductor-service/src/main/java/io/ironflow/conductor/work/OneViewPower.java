@@ -8,6 +8,7 @@ import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.hardware.HardwareDriver;
 import io.ironflow.conductor.domain.hardware.OneViewHardware;
 import io.ironflow.conductor.messaging.Outbox;
+import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.AllocationAction;
 import io.ironflow.events.AllocationPurpose;
@@ -75,7 +76,7 @@ public final class OneViewPower {
      */
     static void duringOperation(NodeChange change, ProvisionState waitState, String target, Duration patience) {
         send(change, target, patience, true);
-        change.node().reservation = null; // wait states hold no reservation
+        change.aggregate().release(); // wait states hold no reservation
         if (change.state() != waitState) {
             change.fire(ProvisionEvent.WAIT);
         }
@@ -94,7 +95,7 @@ public final class OneViewPower {
             pending.put("operation", true);
         }
         node.driverInternalInfo.put(PENDING, pending);
-        node.targetPowerState = endState(target);
+        change.aggregate().powerRequested(endState(target));
         Object hardware = node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI);
         Object applied = node.driverInfo.get(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
         change.publish(new Outbox.Entry(Topic.ALLOCATION_REQUESTS, node.uuid.toString(), AllocationRequest.newBuilder()
@@ -120,11 +121,11 @@ public final class OneViewPower {
         NodeEntity node = change.node();
         String target = pendingTarget(node);
         boolean operation = waitingOperation(change);
+        Node aggregate = change.aggregate();
         node.driverInternalInfo.remove(PENDING);
-        node.targetPowerState = null;
         change.touched();
         if (result.getSuccess()) {
-            node.powerState = endState(target);
+            aggregate.powerChanged(endState(target));
             node.driverInternalInfo.remove(OneViewPowerSync.MISMATCHES); // the hardware is where the record says
             if (operation) {
                 work.carryOn(change);
@@ -136,12 +137,13 @@ public final class OneViewPower {
                 if (result.getInUseByOneView()) { // for the allocator's clean-failed check, as an allocation's
                     node.driverInternalInfo.put(OneViewAllocations.ERROR, OneViewAllocations.ALLOCATION_ERROR);
                 }
+                aggregate.powerChangeEnded();
                 work.fail(change, error);
                 return;
             }
-            node.lastError = error;
+            aggregate.powerChangeFailed(error);
         }
-        node.reservation = null;
+        aggregate.release();
     }
 
     /** No answer came by the deadline: the change failed (and the operation waiting for it), the node no longer waits. */
@@ -150,15 +152,15 @@ public final class OneViewPower {
         String target = pendingTarget(node);
         boolean operation = waitingOperation(change);
         node.driverInternalInfo.remove(PENDING);
-        node.targetPowerState = null;
         change.touched();
         String error = failure(node, target, "the oneview-allocator did not answer before the deadline.");
         if (operation) {
+            change.aggregate().powerChangeEnded();
             work.fail(change, error);
             return;
         }
-        node.lastError = error;
-        node.reservation = null;
+        change.aggregate().powerChangeFailed(error);
+        change.aggregate().release();
     }
 
     /** The pending request is an operation's, and the node still waits for it in that operation's wait state. */

@@ -62,7 +62,7 @@ public class OneViewPowerSync {
             return;
         }
         if (node.powerState == null) { // Ironic: no previous known state; record the hardware's
-            node.powerState = actual;
+            change.aggregate().powerIs(actual);
             change.touched();
             return;
         }
@@ -74,11 +74,7 @@ public class OneViewPowerSync {
                     + "' Switching node to maintenance mode.";
             LOG.error(message);
             node.driverInternalInfo.remove(MISMATCHES);
-            node.powerState = actual;
-            node.lastError = message;
-            node.maintenance = true;
-            node.maintenanceReason = message;
-            change.noticed("power sync failed", message);
+            change.aggregate().powerSyncFailed(actual, message);
             return;
         }
         boolean heldByOneView = !Drivers.get(node.driver).validateOwnership(node.uuid.toString(), node.driverInfo,
@@ -94,7 +90,7 @@ public class OneViewPowerSync {
             return;
         }
         node.driverInternalInfo.remove(MISMATCHES);
-        node.powerState = actual;
+        change.aggregate().powerIs(actual);
         String detail = "During sync_power_state, node " + node.uuid + " state does not match expected state '" + recorded
                 + "'. Updating recorded state to '" + actual + "' (OneView" + (heldByOneView ? ", which a OneView user holds" : "")
                 + ").";
