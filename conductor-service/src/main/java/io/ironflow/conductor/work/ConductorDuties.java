@@ -191,7 +191,7 @@ public class ConductorDuties {
                 .invoke(relay::wakeUp);
     }
 
-    private static Uni<List<UUID>> uuids(String sql, Object... parameters) {
+    static Uni<List<UUID>> uuids(String sql, Object... parameters) {
         return Panache.withSession(() -> Panache.getSession()
                 .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql, UUID.class), parameters).getResultList()));
     }
