@@ -68,7 +68,7 @@ public class AllocationResults {
         }
     }
 
-    Uni<Boolean> stillWaitsFor(UUID node, String requestId) {
+    private Uni<Boolean> stillWaitsFor(UUID node, String requestId) {
         return Panache.getSession().flatMap(session -> NodeSql.bind(session.createNativeQuery(
                 "SELECT 1 FROM nodes WHERE uuid = ?1 AND provision_state IN " + NodeSql.WAIT_STATES
                         + " AND driver_internal_info -> '" + OneViewAllocations.PENDING + "' ->> 'request_id' = ?2"),

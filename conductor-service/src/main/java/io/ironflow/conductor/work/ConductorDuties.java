@@ -191,7 +191,7 @@ public class ConductorDuties {
                 .invoke(relay::wakeUp);
     }
 
-    static Uni<List<UUID>> uuids(String sql, Object... parameters) {
+    private static Uni<List<UUID>> uuids(String sql, Object... parameters) {
         return Panache.withSession(() -> Panache.getSession()
                 .flatMap(session -> NodeSql.bind(session.createNativeQuery(sql, UUID.class), parameters).getResultList()));
     }
