@@ -97,7 +97,8 @@ final class RunningStack implements AutoCloseable {
             while ((line = lines.readLine()) != null) {
                 output.add(line);
                 System.out.println("[stack] " + line);
-                if (line.startsWith("Ironflow is up")) {
+                // the banner's last line: a test that reads the banner right after awaitUp must find all of it
+                if (line.startsWith("Press Ctrl-C to stop.")) {
                     up.complete(null);
                 }
             }
