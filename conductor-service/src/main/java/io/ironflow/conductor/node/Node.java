@@ -173,8 +173,12 @@ public final class Node {
         }
     }
 
-    /** Retires the node (after {@link #checkRetiring}), with {@code reason}. */
+    /**
+     * Retires the node with {@code reason} (a retired node keeps retired and takes the new reason); refused as
+     * {@link #checkRetiring} refuses, so no caller can skip the rule.
+     */
     public void retire(String reason) {
+        checkRetiring(true);
         state.retired = true;
         state.retiredReason = reason;
     }

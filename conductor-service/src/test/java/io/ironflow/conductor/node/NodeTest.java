@@ -98,11 +98,16 @@ class NodeTest {
         Node retired = node(ProvisionState.AVAILABLE);
         retired.state().retired = true;
         retired.checkRetiring(true);
-        retired.unretire();
-        assertFalse(retired.state().retired);
         retired.retire("old");
         assertTrue(retired.state().retired);
         assertEquals("old", retired.state().retiredReason);
+        retired.unretire();
+        assertFalse(retired.state().retired);
+        assertNull(retired.state().retiredReason);
+        Rejection skipped = assertThrows(Rejection.class, () -> retired.retire("again"), "retire() keeps the rule itself");
+        assertEquals(409, skipped.code());
+        assertFalse(retired.state().retired);
+        assertNull(retired.state().retiredReason);
     }
 
     @Test
