@@ -2,6 +2,7 @@ package io.ironflow.auth;
 
 import io.ironflow.policy.Principal;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
@@ -51,6 +52,29 @@ public final class HttpAuthentication {
         this.open = open;
         this.allowed = allowed;
         this.refusal = refusal;
+    }
+
+    /**
+     * The authentication of a service that is not Ironic's API (its health checks open, {@link #systemOperator}'s
+     * rule), refusing with a JSON object whose {@code errorField} holds the message, as that service's own errors do.
+     */
+    public static HttpAuthentication forSystemOperators(AuthConfig config, String host, String errorField) {
+        return new HttpAuthentication(config, host, HttpAuthentication::health, HttpAuthentication::systemOperator,
+                jsonRefusal(errorField));
+    }
+
+    /**
+     * A refusal as {@code {"<errorField>": message}}, with the strategy's challenge on a 401. The connection is
+     * closed: a refused request's body is never read, and must not be taken for the next request.
+     */
+    public static Refusal jsonRefusal(String errorField) {
+        return (context, status, challenge, message) -> {
+            if (challenge != null) {
+                context.response().putHeader("WWW-Authenticate", challenge);
+            }
+            context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                    .putHeader("Connection", "close").end(new JsonObject().put(errorField, message).encode() + "\n");
+        };
     }
 
     /** Puts the check in front of every route of {@code router}. */

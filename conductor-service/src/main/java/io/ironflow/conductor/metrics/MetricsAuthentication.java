@@ -2,7 +2,6 @@ package io.ironflow.conductor.metrics;
 
 import io.ironflow.auth.AuthConfig;
 import io.ironflow.auth.HttpAuthentication;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,14 +17,7 @@ public class MetricsAuthentication {
     private final HttpAuthentication authentication;
 
     MetricsAuthentication(AuthConfig config, @ConfigProperty(name = "quarkus.http.host") String host) {
-        this.authentication = new HttpAuthentication(config, host, HttpAuthentication::health,
-                HttpAuthentication::systemOperator, (context, status, challenge, message) -> {
-                    if (challenge != null) {
-                        context.response().putHeader("WWW-Authenticate", challenge);
-                    }
-                    context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                            .end(new JsonObject().put("error", message).encode() + "\n");
-                });
+        this.authentication = HttpAuthentication.forSystemOperators(config, host, "error");
     }
 
     void install(@Observes Router router) {

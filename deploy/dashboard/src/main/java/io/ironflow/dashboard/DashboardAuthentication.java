@@ -2,7 +2,6 @@ package io.ironflow.dashboard;
 
 import io.ironflow.auth.AuthConfig;
 import io.ironflow.auth.HttpAuthentication;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -25,15 +24,7 @@ public class DashboardAuthentication {
     private final HttpAuthentication authentication;
 
     DashboardAuthentication(AuthConfig config, @ConfigProperty(name = "quarkus.http.host") String host) {
-        this.authentication = new HttpAuthentication(config, host, HttpAuthentication::health,
-                HttpAuthentication::systemOperator, (context, status, challenge, message) -> {
-                    if (challenge != null) {
-                        context.response().putHeader("WWW-Authenticate", challenge);
-                    }
-                    // the same body as the board's own errors (BoardResource)
-                    context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                            .end(new JsonObject().put("error_message", message).encode() + "\n");
-                });
+        this.authentication = HttpAuthentication.forSystemOperators(config, host, "error_message");
     }
 
     void install(@Observes Router router) {

@@ -2,7 +2,6 @@ package io.ironflow.oneview.migration;
 
 import io.ironflow.auth.AuthConfig;
 import io.ironflow.auth.HttpAuthentication;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -19,14 +18,7 @@ public class AdminAuthentication {
     private final HttpAuthentication authentication;
 
     AdminAuthentication(AuthConfig config, @ConfigProperty(name = "quarkus.http.host") String host) {
-        this.authentication = new HttpAuthentication(config, host, HttpAuthentication::health,
-                HttpAuthentication::systemOperator, (context, status, challenge, message) -> {
-                    if (challenge != null) {
-                        context.response().putHeader("WWW-Authenticate", challenge);
-                    }
-                    context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                            .putHeader("Connection", "close").end(new JsonObject().put("error", message).encode() + "\n");
-                });
+        this.authentication = HttpAuthentication.forSystemOperators(config, host, "error");
     }
 
     void install(@Observes Router router) {
