@@ -16,6 +16,11 @@ import java.sql.Statement;
  * the superuser too, has a random password of this data directory, kept in {@code secrets/database.properties}
  * (0600) and never printed; connections must prove it (scram-sha-256), none is trusted. A data directory made
  * before passwords (trust) is switched over on its first start.
+ * <p>
+ * A durable server (the local stack's) flushes its WAL at every commit, as a production PostgreSQL does: a commit
+ * the conductor acknowledged, and whose outbox rows it may already have published, survives a crash of the
+ * server or of the machine. zonky's defaults (fsync off, synchronous_commit off) are kept only for tests' throwaway
+ * databases, where they save time and nothing is at stake.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -45,7 +50,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         this.secrets = secrets;
     }
 
-    public static EmbeddedPostgresServer start(Path dataDir, int port) throws IOException {
+    public static EmbeddedPostgresServer start(Path dataDir, int port, boolean durable) throws IOException {
         Path runtime = dataDir.resolve("postgres-runtime");
         Files.createDirectories(runtime);
         SecretFile secrets = SecretFile.open(dataDir.resolve("secrets").resolve("database.properties"),
@@ -55,6 +60,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 .setPort(port)
                 .setDataDirectory(data)
                 .setCleanDataDirectory(false)
+                // after zonky's -F (fsync off): a later -c wins
+                .setServerConfig("fsync", durable ? "on" : "off")
+                .setServerConfig("synchronous_commit", durable ? "on" : "off")
                 // Binaries are unpacked here instead of the system temp directory.
                 .setOverrideWorkingDirectory(runtime.toFile())
                 // zonky's own readiness check logs in as the superuser: with its password once trust is gone

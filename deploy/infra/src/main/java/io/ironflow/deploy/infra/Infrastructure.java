@@ -14,19 +14,30 @@ import java.util.Map;
  */
 public final class Infrastructure implements AutoCloseable {
 
-    /** Where and on which ports to run; {@code registryJar} is the registry module's runnable jar. */
+    /**
+     * Where and on which ports to run; {@code registryJar} is the registry module's runnable jar; {@code durable}:
+     * PostgreSQL flushes every commit ({@link EmbeddedPostgresServer}).
+     */
     public record Settings(Path dataDir, int kafkaPort, int kafkaControllerPort, int postgresPort, int registryPort,
-            Path registryJar) {
+            Path registryJar, boolean durable) {
 
-        /** The local stack's ports from DESIGN.md. */
+        /** The local stack's ports from DESIGN.md, durable. */
         public static Settings defaults(Path dataDir, Path registryJar) {
-            return new Settings(dataDir, 9092, 9093, 15432, 18081, registryJar);
+            return new Settings(dataDir, 9092, 9093, 15432, 18081, registryJar, true);
         }
 
-        /** Free ports, for tests that must not collide with a running stack or with each other. */
+        /**
+         * Free ports, for tests that must not collide with a running stack or with each other; not durable (a test's
+         * throwaway database): see {@link #durably}.
+         */
         public static Settings freePorts(Path dataDir, Path registryJar) throws IOException {
             int[] ports = Ports.free(4);
-            return new Settings(dataDir, ports[0], ports[1], ports[2], ports[3], registryJar);
+            return new Settings(dataDir, ports[0], ports[1], ports[2], ports[3], registryJar, false);
+        }
+
+        /** The same settings with every commit flushed, for tests of what survives a crash. */
+        public Settings durably() {
+            return new Settings(dataDir, kafkaPort, kafkaControllerPort, postgresPort, registryPort, registryJar, true);
         }
     }
 
@@ -55,7 +66,7 @@ public final class Infrastructure implements AutoCloseable {
         KafkaBroker kafka = null;
         EmbeddedPostgresServer postgres = null;
         try {
-            postgres = EmbeddedPostgresServer.start(settings.dataDir(), settings.postgresPort());
+            postgres = EmbeddedPostgresServer.start(settings.dataDir(), settings.postgresPort(), settings.durable());
             kafka = KafkaBroker.start(settings.dataDir(), settings.kafkaPort(), settings.kafkaControllerPort(), security);
             kafka.createTopics(Topic.all());
             registry.awaitReady();

@@ -120,6 +120,6 @@ record StackOptions(Path home, Path dataDir, Map<String, Integer> ports, Duratio
 
     Infrastructure.Settings infrastructureSettings() {
         return new Infrastructure.Settings(dataDir, port(KAFKA), port(KAFKA_CONTROLLER), port(POSTGRES), port(REGISTRY),
-                home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"));
+                home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"), true);
     }
 }

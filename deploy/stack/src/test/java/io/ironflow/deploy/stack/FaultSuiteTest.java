@@ -114,7 +114,8 @@ class FaultSuiteTest {
 
     @BeforeAll
     void up() throws Exception {
-        settings = Infrastructure.Settings.freePorts(dataDir, home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"));
+        settings = Infrastructure.Settings.freePorts(dataDir, home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"))
+                .durably(); // what survives a crash is what this suite checks
         infrastructure = Infrastructure.start(settings);
         kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl());
         for (String name : List.of("conductor-a", "conductor-b", "api-service")) {
@@ -174,7 +175,7 @@ class FaultSuiteTest {
     @Order(4)
     void restartingPostgresqlUnderLoad() throws Exception {
         scenario("PostgreSQL restart", FAULT_LOAD, () -> postgres().close(),
-                () -> postgresAfterRestart = EmbeddedPostgresServer.start(dataDir, settings.postgresPort()));
+                () -> postgresAfterRestart = EmbeddedPostgresServer.start(dataDir, settings.postgresPort(), true));
     }
 
     @Test
