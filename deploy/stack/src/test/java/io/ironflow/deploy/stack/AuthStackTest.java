@@ -170,11 +170,8 @@ class AuthStackTest {
         assertEquals(403, send(dashboard + "/api/summary", "GET", stack.basic("member")).statusCode(),
                 "the board shows every node: not for a project's member");
         assertEquals(200, send(dashboard + "/q/health/live", "GET", null).statusCode());
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int migrated = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
-                "oneview-migrate", "--dry-run", "--allocator", allocator, "--data-dir", dataDir.toString());
-        assertEquals(0, migrated, "./ironflow oneview-migrate as the stack's admin: " + out + err);
+        IronflowRun migrated = IronflowRun.of("oneview-migrate", "--dry-run", "--allocator", allocator, "--data-dir", dataDir.toString());
+        assertEquals(0, migrated.code(), "./ironflow oneview-migrate as the stack's admin: " + migrated.printed());
     }
 
     @Test

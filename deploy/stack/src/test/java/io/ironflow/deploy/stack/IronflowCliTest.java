@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,22 +21,12 @@ import org.junit.jupiter.api.Test;
  */
 class IronflowCliTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = IronflowCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"", "up", "watch", "bench", "bench-list", "oneview-migrate", "token"})
     void everySubcommandAnswersHelp(String subcommand) {
         List<String> args = new ArrayList<>(subcommand.isEmpty() ? List.of() : List.of(subcommand));
         args.add("--help");
-        Run help = run(args.toArray(String[]::new));
+        IronflowRun help = IronflowRun.of(args.toArray(String[]::new));
         assertEquals(0, help.code(), help.err());
         assertTrue(help.out().startsWith("Usage: ironflow" + (subcommand.isEmpty() ? "" : " " + subcommand)), help.out());
     }
@@ -54,7 +42,7 @@ class IronflowCliTest {
             if (!args.contains("--help")) {
                 args.add("--help");
             }
-            Run run = run(args.toArray(String[]::new));
+            IronflowRun run = IronflowRun.of(args.toArray(String[]::new));
             assertEquals(0, run.code(), "the README's ./ironflow " + line + ": " + run.err());
             checked++;
         }
@@ -68,7 +56,7 @@ class IronflowCliTest {
                 new String[] {"watch", "ironflow.nope"}, new String[] {"up", "--kafka-reader", "site"},
                 new String[] {"up", "--secure", "--kafka-reader", "no spaces"},
                 new String[] {"up", "--secure", "--kafka-intent-producer", "ironflow-conductor"})) {
-            Run run = run(args);
+            IronflowRun run = IronflowRun.of(args);
             assertEquals(2, run.code(), String.join(" ", args) + ": " + run.err());
             assertEquals(1, run.err().lines().count(), String.join(" ", args) + " said more than one line: " + run.err());
             assertFalse(run.err().isBlank());
@@ -81,7 +69,7 @@ class IronflowCliTest {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             port = free.getLocalPort(); // closed again: nothing listens there
         }
-        Run run = run("oneview-migrate", "--dry-run", "--allocator", "http://127.0.0.1:" + port);
+        IronflowRun run = IronflowRun.of("oneview-migrate", "--dry-run", "--allocator", "http://127.0.0.1:" + port);
         assertEquals(1, run.code(), run.err());
         assertEquals(1, run.err().lines().count(), run.err());
         assertTrue(run.err().contains("does not answer"), run.err());

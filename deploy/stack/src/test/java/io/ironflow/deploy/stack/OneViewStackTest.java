@@ -379,20 +379,16 @@ class OneViewStackTest {
         String idle = profileOn(9);
         String allocator = "http://127.0.0.1:" + stack.ports.get("oneview");
 
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
-                "oneview-migrate", "--dry-run", "--allocator", allocator);
-        assertEquals(0, code, out + "" + err);
-        assertTrue(out.toString().contains(uuids[0]) && out.toString().contains("record applied_server_profile_uri")
-                && out.toString().contains(uuids[1]) && out.toString().contains("remove the server profile")
-                && out.toString().contains("planned"), out.toString());
+        IronflowRun plan = IronflowRun.of("oneview-migrate", "--dry-run", "--allocator", allocator);
+        assertEquals(0, plan.code(), plan.printed());
+        assertTrue(plan.out().contains(uuids[0]) && plan.out().contains("record applied_server_profile_uri")
+                && plan.out().contains(uuids[1]) && plan.out().contains("remove the server profile")
+                && plan.out().contains("planned"), plan.out());
         assertEquals(active, profileOn(8), "a dry run changes nothing");
         assertEquals(idle, profileOn(9));
 
-        out = new java.io.StringWriter();
-        code = IronflowCli.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), "oneview-migrate", "--allocator", allocator);
-        assertEquals(0, code, out + "" + err);
+        IronflowRun migration = IronflowRun.of("oneview-migrate", "--allocator", allocator);
+        assertEquals(0, migration.code(), migration.printed());
         JsonNode migratedActive = await(uuids[0], n -> n.get("driver_info").path("dynamic_allocation").asBoolean(false), "active migrated");
         assertEquals(active, migratedActive.get("driver_info").get("applied_server_profile_uri").asText(), "its profile is now Ironflow's");
         assertEquals(active, profileOn(8));

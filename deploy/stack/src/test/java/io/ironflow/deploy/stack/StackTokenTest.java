@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
 import java.io.Reader;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -62,7 +60,7 @@ class StackTokenTest {
     @Test
     void theTokenCommandPrintsAFreshTokenOnlyAndItExpires() throws Exception {
         StackAuth.prepare(StackAuth.AuthStrategy.jwt, dataDir, null, null, StackAuth.DEFAULT_TOKEN_LIFETIME);
-        Run minted = run("token", "--data-dir", dataDir.toString(), "--user", "member", "--lifetime", "90s");
+        IronflowRun minted = IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "member", "--lifetime", "90s");
         assertEquals(0, minted.code(), minted.err());
         assertEquals("", minted.err());
         assertEquals(1, minted.out().lines().count(), "the token and nothing else: " + minted.out());
@@ -75,7 +73,7 @@ class StackTokenTest {
         InvalidJwtException expired = assertThrows(InvalidJwtException.class, () -> verify(token, afterExpiry));
         assertTrue(expired.hasExpired(), expired.getMessage());
 
-        Run byDefault = run("token", "--data-dir", dataDir.toString(), "--user", "admin");
+        IronflowRun byDefault = IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "admin");
         assertEquals(StackAuth.DEFAULT_TOKEN_LIFETIME.toSeconds(), lifetime(verify(byDefault.out().trim(), null)));
         assertEquals(Duration.ofHours(1), StackAuth.DEFAULT_TOKEN_LIFETIME);
         assertTrue(StackSecrets.adminAuthorization(dataDir).orElseThrow().startsWith("Bearer "));
@@ -86,14 +84,14 @@ class StackTokenTest {
 
     @Test
     void aTokenForNobodyWithoutAKeyOrWithABadLifetimeIsOneLineAndExit2() throws Exception {
-        Run noKey = run("token", "--data-dir", dataDir.toString(), "--user", "admin");
+        IronflowRun noKey = IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "admin");
         assertEquals(2, noKey.code());
         assertTrue(noKey.err().contains("--auth jwt"), noKey.err());
         StackAuth.prepare(StackAuth.AuthStrategy.jwt, dataDir, null, null, StackAuth.DEFAULT_TOKEN_LIFETIME);
-        for (Run refused : List.of(noKey, run("token", "--data-dir", dataDir.toString(), "--user", "mallory"),
-                run("token", "--data-dir", dataDir.toString(), "--user", "admin", "--lifetime", "forever"),
-                run("token", "--data-dir", dataDir.toString(), "--user", "admin", "--lifetime", "0h"),
-                run("up", "--token-lifetime", "-1h"), run("token", "--data-dir", dataDir.toString()))) {
+        for (IronflowRun refused : List.of(noKey, IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "mallory"),
+                IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "admin", "--lifetime", "forever"),
+                IronflowRun.of("token", "--data-dir", dataDir.toString(), "--user", "admin", "--lifetime", "0h"),
+                IronflowRun.of("up", "--token-lifetime", "-1h"), IronflowRun.of("token", "--data-dir", dataDir.toString()))) {
             assertEquals(2, refused.code(), refused.err());
             assertEquals(1, refused.err().lines().count(), refused.err());
             assertEquals("", refused.out(), "nothing is minted");
@@ -114,15 +112,5 @@ class StackTokenTest {
 
     private static long lifetime(JwtClaims claims) throws Exception {
         return claims.getExpirationTime().getValue() - claims.getIssuedAt().getValue();
-    }
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = IronflowCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(code, out.toString(), err.toString());
     }
 }
