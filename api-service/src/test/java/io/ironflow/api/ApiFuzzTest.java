@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
@@ -24,10 +23,6 @@ import java.io.IOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,7 +121,7 @@ class ApiFuzzTest {
             uuids.add(NodeTable.insert(jdbcUrl, NodeTable.Row.named(i % 4 == 3 ? null : name)));
             names.add(name);
         }
-        String tableBefore = tableDigest();
+        String tableBefore = NodeTable.digest(jdbcUrl);
         List<Operation> operations = operations();
         Generator generator = new Generator(new Random(seed), uuids, names);
 
@@ -191,7 +186,7 @@ class ApiFuzzTest {
         // Nothing arrives late: every intent read belongs to a 2xx write.
         Thread.sleep(1000);
         int intentsSent = conductor.intentsRead() - intentsAtStart;
-        String tableAfter = tableDigest();
+        String tableAfter = NodeTable.digest(jdbcUrl);
         int healthStatus = health(http);
         String healthBody = http.send("GET", "/q/health", Map.of(), null, false).body();
 
@@ -902,17 +897,6 @@ class ApiFuzzTest {
         }
     }
 
-    /** A digest of every row of the node table: it must not change, the API only reads it. */
-    private String tableDigest() throws Exception {
-        String owner = EmbeddedPostgresServer.OWNER;
-        try (Connection c = DriverManager.getConnection(jdbcUrl, owner, owner);
-                Statement s = c.createStatement();
-                ResultSet rows = s.executeQuery("SELECT count(*) || ':' || coalesce(md5(string_agg(n::text, '|' ORDER BY uuid)), '')"
-                        + " FROM nodes n")) {
-            rows.next();
-            return rows.getString(1);
-        }
-    }
 
     private static String describe(int index, Request request) {
         int size = request.body() == null ? -1 : request.body().length;

@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.UUID;
@@ -86,6 +88,19 @@ final class NodeTable {
             s.execute();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot run " + sql, e);
+        }
+    }
+
+    /** A digest of every row of the node table, to show that something changed none of them. */
+    static String digest(String jdbcUrl) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT count(*) || ':' || coalesce(md5(string_agg(n::text, '|' ORDER BY uuid)), '')"
+                        + " FROM nodes n")) {
+            rows.next();
+            return rows.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the node table", e);
         }
     }
 
