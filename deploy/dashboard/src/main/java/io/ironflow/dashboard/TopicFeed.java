@@ -1,7 +1,6 @@
 package io.ironflow.dashboard;
 
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
-import io.ironflow.schemas.CachingAvroDatumProvider;
 import io.ironflow.schemas.Topic;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -112,7 +111,6 @@ public class TopicFeed {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         config.put("apicurio.registry.url", registryUrl);
-        config.put("apicurio.registry.avro-datum-provider", CachingAvroDatumProvider.class.getName());
         return config;
     }
 
