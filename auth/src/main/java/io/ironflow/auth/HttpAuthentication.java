@@ -67,7 +67,7 @@ public final class HttpAuthentication {
      * A refusal as {@code {"<errorField>": message}}, with the strategy's challenge on a 401. The connection is
      * closed: a refused request's body is never read, and must not be taken for the next request.
      */
-    public static Refusal jsonRefusal(String errorField) {
+    private static Refusal jsonRefusal(String errorField) {
         return (context, status, challenge, message) -> {
             if (challenge != null) {
                 context.response().putHeader("WWW-Authenticate", challenge);

@@ -175,7 +175,7 @@ class FaultSuiteTest {
     @Order(4)
     void restartingPostgresqlUnderLoad() throws Exception {
         scenario("PostgreSQL restart", FAULT_LOAD, () -> postgres().close(),
-                () -> postgresAfterRestart = EmbeddedPostgresServer.start(dataDir, settings.postgresPort(), true));
+                () -> postgresAfterRestart = EmbeddedPostgresServer.start(dataDir, settings.postgresPort(), settings.durable()));
     }
 
     @Test
