@@ -1,22 +1,28 @@
 package io.ironflow.deploy.stack;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * Application class-data sharing for the JVMs the launcher starts (JDK 17's dynamic archives): a service
- * started without an archive writes one when it exits (stopping the stack, Ctrl-C), holding every class it
- * loaded; the next start maps those classes instead of loading, verifying and parsing them again, which shortens
- * start-up and the first requests. The archive lives beside the service's jar ({@code target/quarkus-app}), so a
+ * Application class-data sharing for the JVMs the launcher starts: a service started without an archive writes
+ * one when it exits (stopping the stack, Ctrl-C), holding every class it loaded; the next start maps those
+ * classes instead of loading, verifying and parsing them again, which shortens start-up and the first requests.
+ * On JDK 17-24 that is a dynamic CDS archive ({@code .jsa}); on JDK 25+ (the JVMs run on the launcher's own JDK)
+ * an AOT cache ({@code .aot}, JEP 483/514/515), which also holds the classes linked and the methods' execution
+ * profiles from that run, so the JIT compiles the hot paths early instead of profiling them again under load. The archive lives beside the service's jar ({@code target/quarkus-app}), so a
  * fresh data directory still uses it, and one older than the jar (a rebuild) is not used. Each writer writes a
  * file of its own name (two stacks may stop at once); the newest complete one is used, the others removed. A
  * JVM that cannot map an archive runs without it (-Xshare:auto, the default). {@code IRONFLOW_APPCDS=off}
@@ -24,52 +30,86 @@ import java.util.stream.Stream;
  */
 final class AppCds {
 
-    private static final String PREFIX = "ironflow-appcds.";
-    private static final String SUFFIX = ".jsa";
+    /** JDK 25 made the AOT cache's one-step training ({@code -XX:AOTCacheOutput}) and method profiles final. */
+    private static final boolean AOT_CACHE = Runtime.version().feature() >= 25;
+    private static final String PREFIX = AOT_CACHE ? "ironflow-aot." : "ironflow-appcds.";
+    private static final String SUFFIX = AOT_CACHE ? ".aot" : ".jsa";
+    private static final String USE = AOT_CACHE ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=";
+    private static final String WRITE_AT_EXIT = AOT_CACHE ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=";
     /** A file modified this recently may still be being written by a JVM at its exit. */
     private static final Duration SETTLED = Duration.ofSeconds(30);
 
     private AppCds() {
     }
 
-    /** The JVM flag for {@code jar}: use its archive if there is a current one, else write one at exit. */
-    static List<String> options(Path jar) {
+    /**
+     * The JVM flag for {@code jar} run with {@code jvmFlags}: use its archive if there is a current one written
+     * under the same flags, else write one at exit.
+     */
+    static List<String> options(Path jar, List<String> jvmFlags) {
         if ("off".equalsIgnoreCase(System.getenv("IRONFLOW_APPCDS"))) {
             return List.of();
         }
         Path dir = jar.toAbsolutePath().getParent();
+        String prefix = PREFIX + digest(Runtime.version() + " " + String.join(" ", jvmFlags)) + ".";
         try {
             FileTime built = Files.getLastModifiedTime(jar);
-            Optional<Path> archive = current(dir, built);
+            Optional<Path> archive = current(dir, prefix, built);
             if (archive.isPresent()) {
-                return List.of("-XX:SharedArchiveFile=" + archive.get());
+                return List.of(USE + archive.get());
             }
-            return List.of("-XX:ArchiveClassesAtExit=" + dir.resolve(PREFIX + UUID.randomUUID() + SUFFIX));
+            return List.of(WRITE_AT_EXIT + dir.resolve(prefix + UUID.randomUUID() + SUFFIX));
         } catch (IOException e) {
             return List.of(); // no jar or an unreadable directory: start without, ChildJvm reports a missing jar
         }
     }
 
-    /** The newest settled archive newer than the jar; removes the stale and the superseded ones. */
-    private static Optional<Path> current(Path dir, FileTime built) throws IOException {
+    /** Whether {@code jvmFlag} makes a JVM write an archive when it exits (a copy of it must not). */
+    static boolean writesAtExit(String jvmFlag) {
+        return jvmFlag.startsWith(WRITE_AT_EXIT);
+    }
+
+    /**
+     * The newest settled archive of {@code prefix} newer than the jar; removes the stale ones of any flags, the
+     * superseded ones of these, and what a writer killed while assembling its cache left behind.
+     */
+    private static Optional<Path> current(Path dir, String prefix, FileTime built) throws IOException {
         Instant settled = Instant.now().minus(SETTLED);
         List<Path> archives;
         try (Stream<Path> files = Files.list(dir)) {
-            archives = files.filter(f -> f.getFileName().toString().startsWith(PREFIX) && f.toString().endsWith(SUFFIX))
+            archives = files.filter(f -> f.getFileName().toString().startsWith(PREFIX))
                     .sorted(Comparator.comparing(AppCds::modified).reversed()).toList();
         }
+        for (Path leftover : archives) {
+            if (!leftover.toString().endsWith(SUFFIX) && modified(leftover).toInstant().isBefore(settled)) {
+                Files.deleteIfExists(leftover); // an AOT configuration file (.aot.config) or an old JDK's archive
+            }
+        }
+        archives = archives.stream().filter(f -> f.toString().endsWith(SUFFIX) && Files.exists(f)).toList();
+        for (Path stale : archives) {
+            if (modified(stale).compareTo(built) <= 0) {
+                Files.deleteIfExists(stale);
+            }
+        }
+        archives = archives.stream().filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
         Optional<Path> newest = archives.stream()
                 .filter(f -> modified(f).compareTo(built) > 0 && modified(f).toInstant().isBefore(settled))
                 .findFirst();
         for (Path archive : archives) {
-            boolean stale = modified(archive).compareTo(built) <= 0;
-            boolean superseded = newest.isPresent() && !archive.equals(newest.get())
-                    && modified(archive).toInstant().isBefore(settled);
-            if (stale || superseded) {
+            if (newest.isPresent() && !archive.equals(newest.get()) && modified(archive).toInstant().isBefore(settled)) {
                 Files.deleteIfExists(archive);
             }
         }
         return newest;
+    }
+
+    private static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
     }
 
     private static FileTime modified(Path file) {

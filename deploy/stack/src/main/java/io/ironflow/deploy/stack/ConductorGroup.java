@@ -65,7 +65,7 @@ final class ConductorGroup implements AutoCloseable {
         for (String argument : conductor.info().arguments().orElseThrow()) {
             // its own port and name are replaced; an archive is written by the launcher's conductor only
             if (!argument.startsWith("-Dquarkus.http.port=") && !argument.startsWith("-Dironflow.conductor.name=")
-                    && !argument.startsWith("-XX:ArchiveClassesAtExit=")) {
+                    && !AppCds.writesAtExit(argument)) {
                 command.add(argument);
             }
         }

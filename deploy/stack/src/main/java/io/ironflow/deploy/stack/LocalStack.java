@@ -122,37 +122,31 @@ public final class LocalStack {
     }
 
     /**
-     * The services' JVM flags; IRONFLOW_SERVICE_JAVA_OPTS adds to them (and wins where they overlap). A bounded
-     * heap and the serial collector keep each service's RSS small (G1's regions and remembered sets cost tens of
-     * MB, and on two cores its concurrent threads only compete with the work); AppCDS (see {@link AppCds})
-     * shortens start-up. {@code -Xms32m}: without it the JVM's initial heap is 1/64 of the machine's memory,
-     * capped at the maximum, so on a 24 GiB box the whole 256 MB heap is committed from the start and the young
-     * generation alone (a third of it) is touched over and over; from 32 MB the serial collector grows the heap
-     * only as far as the live data asks. {@code -XX:TrimNativeHeapInterval=5000}: every 5 s the JVM hands the
-     * malloc memory it has freed (the JIT compilers' arenas peak at tens of MB) back to the OS (JDK 17.0.9+, 21.0.1+;
-     * see docs/performance.md, "Resident memory").
-     */
-    static List<String> serviceJvmOptions(Path jar) {
-        return serviceJvmOptions(null, jar);
-    }
-
-    /**
-     * {@link #serviceJvmOptions(Path)} for service {@code name}. The API's young generation is 48 MB: a page of a
-     * thousand nodes leaves a few MB of garbage, which a young generation sized from {@code -Xms32m} (about 11 MB)
-     * could not hold; it was promoted, and full collections of about 50 ms made the p99 of listing 100,000 nodes
-     * 60-85 ms instead of 25-35 ms (docs/performance.md).
+     * The JVM flags of service {@code name}; IRONFLOW_SERVICE_JAVA_OPTS adds to them (and wins where they
+     * overlap). A bounded heap and the serial collector keep each service's RSS small (G1's regions and
+     * remembered sets cost tens of MB, and on two cores its concurrent threads only compete with the work);
+     * AppCDS or the AOT cache (see {@link AppCds}) shortens start-up. {@code -Xms32m}: without it the JVM's
+     * initial heap is 1/64 of the machine's memory, capped at the maximum, so on a 24 GiB box the whole 256 MB
+     * heap is committed from the start; from 32 MB the serial collector grows the heap only as far as the live
+     * data asks. {@code -XX:TrimNativeHeapInterval=5000}: every 5 s the JVM hands the malloc memory it has freed
+     * (the JIT compilers' arenas peak at tens of MB) back to the OS. The API's young generation is
+     * 48 MB: from {@code -Xms32m} a young generation is about 11 MB, so a 1,000-node page's garbage was promoted,
+     * and full collections made the p99 of listing 100,000 nodes 60-85 ms instead of 25-35 ms
+     * (docs/performance.md, "Resident memory").
      */
     static List<String> serviceJvmOptions(String name, Path jar) {
-        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-Xms32m", "-XX:+UseSerialGC",
+        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TrimNativeHeapInterval=5000"));
-        if (StackOptions.API.equals(name)) {
-            options.add("-Xmn48m");
-        }
-        options.addAll(AppCds.options(jar));
+        // The API's initial heap holds its young generation and room for an old one: a young generation as
+        // large as the initial heap is cut to fit it (the JVM warns), and an AOT cache's archived objects,
+        // loaded into the old generation at start, would find none.
+        options.addAll(StackOptions.API.equals(name) ? List.of("-Xms80m", "-Xmn48m") : List.of("-Xms32m"));
         String extra = System.getenv("IRONFLOW_SERVICE_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+")));
         }
+        // Last, and keyed by every flag before it: an archive is only used by a JVM started as its writer was.
+        options.addAll(AppCds.options(jar, options));
         return options;
     }
 
@@ -199,7 +193,7 @@ public final class LocalStack {
         etcd = EtcdCluster.start(etcdDir, options.etcdMembers());
         URI nodes = URI.create("http://127.0.0.1:" + options.port(StackOptions.KUBERNETES) + "/api/v1/nodes");
         Supervisor kubeMock = new Supervisor(KUBE_MOCK, () -> ChildJvm.start(KUBE_MOCK, options.kubeMockJar(),
-                serviceJvmOptions(options.kubeMockJar()),
+                serviceJvmOptions(KUBE_MOCK, options.kubeMockJar()),
                 Map.of("kube-mock.port", String.valueOf(options.port(StackOptions.KUBERNETES)),
                         "kube-mock.seed", options.kubeMockSeed().toString()),
                 options.dataDir().resolve("logs").resolve(KUBE_MOCK + ".log")), nodes,
