@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
  * schema to text and hashing it: up to a fifth of a consuming service's CPU in the benchmark's profiles). The
  * schemas a serde sees are the few instances its registry cache and the generated classes hold, so a map keyed by
  * them finds the reader in one hash lookup ({@link Schema} keeps its hash code); a bound keeps it small should a
- * caller ever hand in fresh instances. Configured with {@code apicurio.registry.avro-datum-provider}.
+ * caller ever hand in fresh instances. Every Kafka client gets it from {@link CachingAvroDatumProviderCustomizer}.
  */
 public class CachingAvroDatumProvider<T> extends DefaultAvroDatumProvider<T> {
 

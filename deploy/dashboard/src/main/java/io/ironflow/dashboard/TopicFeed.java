@@ -1,6 +1,8 @@
 package io.ironflow.dashboard;
 
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.ironflow.schemas.CachingAvroDatumProvider;
+import io.ironflow.schemas.CachingAvroDatumProviderCustomizer;
 import io.ironflow.schemas.Topic;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -111,6 +113,8 @@ public class TopicFeed {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         config.put("apicurio.registry.url", registryUrl);
+        // A class, not its name: Apicurio would resolve a name with its own class loader (see the customizer).
+        config.put(CachingAvroDatumProviderCustomizer.KEY, CachingAvroDatumProvider.class);
         return config;
     }
 
