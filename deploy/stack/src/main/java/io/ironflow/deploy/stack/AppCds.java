@@ -22,11 +22,13 @@ import java.util.stream.Stream;
  * classes instead of loading, verifying and parsing them again, which shortens start-up and the first requests.
  * On JDK 17-24 that is a dynamic CDS archive ({@code .jsa}); on JDK 25+ (the JVMs run on the launcher's own JDK)
  * an AOT cache ({@code .aot}, JEP 483/514/515), which also holds the classes linked and the methods' execution
- * profiles from that run, so the JIT compiles the hot paths early instead of profiling them again under load. The archive lives beside the service's jar ({@code target/quarkus-app}), so a
- * fresh data directory still uses it, and one older than the jar (a rebuild) is not used. Each writer writes a
- * file of its own name (two stacks may stop at once); the newest complete one is used, the others removed. A
- * JVM that cannot map an archive runs without it (-Xshare:auto, the default). {@code IRONFLOW_APPCDS=off}
- * turns it off.
+ * profiles from that run, so the JIT compiles the hot paths early instead of profiling them again under load.
+ * The archive lives beside the service's jar ({@code target/quarkus-app}), so a fresh data directory still uses
+ * it, and one older than the jar (a rebuild) is not used. Its name carries a digest of the JDK's version and the
+ * JVM's other flags, and only a JVM started the same way maps it: a JDK 25 JVM that cannot use an AOT cache of
+ * linked classes (another heap layout, say) refuses to start instead of running without it. Each writer writes
+ * a file of its own name (two stacks may stop at once); the newest complete one is used, the others removed.
+ * {@code IRONFLOW_APPCDS=off} turns it off.
  */
 final class AppCds {
 
