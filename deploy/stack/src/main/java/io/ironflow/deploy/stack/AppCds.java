@@ -9,6 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
@@ -72,37 +73,37 @@ final class AppCds {
     }
 
     /**
-     * The newest settled archive of {@code prefix} newer than the jar; removes the stale ones of any flags, the
-     * superseded ones of these, and what a writer killed while assembling its cache left behind.
+     * The newest settled archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
+     * a rebuild made stale and what a writer killed while assembling its AOT cache left behind (its
+     * {@code .aot.config}); and the archives of {@code prefix} the newest supersedes.
      */
     private static Optional<Path> current(Path dir, String prefix, FileTime built) throws IOException {
         Instant settled = Instant.now().minus(SETTLED);
-        List<Path> archives;
-        try (Stream<Path> files = Files.list(dir)) {
-            archives = files.filter(f -> f.getFileName().toString().startsWith(PREFIX))
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(dir)) {
+            files = listed.filter(f -> f.getFileName().toString().startsWith(PREFIX))
                     .sorted(Comparator.comparing(AppCds::modified).reversed()).toList();
         }
-        for (Path leftover : archives) {
-            if (!leftover.toString().endsWith(SUFFIX) && modified(leftover).toInstant().isBefore(settled)) {
-                Files.deleteIfExists(leftover); // an AOT configuration file (.aot.config) or an old JDK's archive
+        List<Path> ours = new ArrayList<>(); // newest first
+        for (Path file : files) {
+            boolean archive = file.toString().endsWith(SUFFIX);
+            if (archive ? modified(file).compareTo(built) <= 0 : isSettled(file, settled)) {
+                Files.deleteIfExists(file);
+            } else if (archive && file.getFileName().toString().startsWith(prefix)) {
+                ours.add(file);
             }
         }
-        archives = archives.stream().filter(f -> f.toString().endsWith(SUFFIX) && Files.exists(f)).toList();
-        for (Path stale : archives) {
-            if (modified(stale).compareTo(built) <= 0) {
-                Files.deleteIfExists(stale);
-            }
-        }
-        archives = archives.stream().filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
-        Optional<Path> newest = archives.stream()
-                .filter(f -> modified(f).compareTo(built) > 0 && modified(f).toInstant().isBefore(settled))
-                .findFirst();
-        for (Path archive : archives) {
-            if (newest.isPresent() && !archive.equals(newest.get()) && modified(archive).toInstant().isBefore(settled)) {
+        Optional<Path> newest = ours.stream().filter(f -> isSettled(f, settled)).findFirst();
+        for (Path archive : ours) {
+            if (newest.isPresent() && !archive.equals(newest.get()) && isSettled(archive, settled)) {
                 Files.deleteIfExists(archive);
             }
         }
         return newest;
+    }
+
+    private static boolean isSettled(Path file, Instant settled) {
+        return modified(file).toInstant().isBefore(settled);
     }
 
     private static String digest(String text) {

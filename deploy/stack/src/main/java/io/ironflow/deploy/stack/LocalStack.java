@@ -129,10 +129,10 @@ public final class LocalStack {
      * initial heap is 1/64 of the machine's memory, capped at the maximum, so on a 24 GiB box the whole 256 MB
      * heap is committed from the start; from 32 MB the serial collector grows the heap only as far as the live
      * data asks. {@code -XX:TrimNativeHeapInterval=5000}: every 5 s the JVM hands the malloc memory it has freed
-     * (the JIT compilers' arenas peak at tens of MB) back to the OS. The API's young generation is
-     * 48 MB: from {@code -Xms32m} a young generation is about 11 MB, so a 1,000-node page's garbage was promoted,
-     * and full collections made the p99 of listing 100,000 nodes 60-85 ms instead of 25-35 ms
-     * (docs/performance.md, "Resident memory").
+     * (the JIT compilers' arenas peak at tens of MB) back to the OS. The API's young generation is 48 MB: from
+     * {@code -Xms32m} a young generation is about 11 MB, so a 1,000-node page's garbage was promoted, and full
+     * collections made the p99 of listing 100,000 nodes 60-85 ms instead of 25-35 ms (docs/performance.md,
+     * "Resident memory").
      */
     static List<String> serviceJvmOptions(String name, Path jar) {
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
