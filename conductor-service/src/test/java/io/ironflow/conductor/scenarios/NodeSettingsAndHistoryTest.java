@@ -15,8 +15,11 @@ import io.ironflow.events.SetBootMode;
 import io.ironflow.events.SetSecureBoot;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.ironflow.schemas.Topic;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -109,6 +112,32 @@ class NodeSettingsAndHistoryTest extends ConductorScenario {
         assertEquals(events.get(1).getIntentId(), conductor.query("SELECT intent_id " + rows + " AND transition = 'manage'"));
         assertTrue(conductor.query("SELECT event " + rows + " AND transition = 'destroy'").startsWith("Node deleted in manageable"));
         assertEquals("0", conductor.query("SELECT count(*) FROM nodes WHERE uuid = '" + node + "'"));
+    }
+
+    @Test
+    void historySkipsRecordsItCannotUseAndWritesEveryOtherOnceInOrder() throws Exception {
+        String node = conductor.create(Map.of());
+        conductor.drive(node, "manage", "manageable");
+        List<NodeEvent> events = conductor.events(node, 3); // create, manage, done (verify)
+        String rows = "FROM node_history WHERE node_uuid = '" + node + "'";
+        await().atMost(Conductor.WAIT).untilAsserted(() ->
+                assertEquals(String.valueOf(events.size()), conductor.query("SELECT count(*) " + rows)));
+
+        String topic = Topic.NODE_EVENTS.topicName();
+        conductor.publishRaw(topic, node, "not avro".getBytes(StandardCharsets.UTF_8));
+        conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId("not-a-uuid").build());
+        conductor.publish(topic, node, events.get(1)); // redelivered
+        conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId(UUID.randomUUID().toString())
+                .setRequester("nul\0in text").build());
+        String last = UUID.randomUUID().toString();
+        conductor.publish(topic, node, NodeEvent.newBuilder(events.get(2)).setEventId(last).build());
+
+        await().atMost(Conductor.WAIT).untilAsserted(() ->
+                assertEquals(String.valueOf(events.size() + 2), conductor.query("SELECT count(*) " + rows)));
+        assertEquals("1", conductor.query("SELECT count(*) " + rows + " AND event_id = '" + events.get(1).getEventId() + "'"));
+        assertEquals("create,manage,done,manage,done", conductor.query("SELECT string_agg(transition, ',' ORDER BY seq) " + rows));
+        assertEquals("nul\uFFFDin text", conductor.query("SELECT requester " + rows + " ORDER BY seq DESC OFFSET 1 LIMIT 1"));
+        assertEquals(last, conductor.query("SELECT event_id " + rows + " ORDER BY seq DESC LIMIT 1"));
     }
 
     private IntentResult traits(String node, String operation, String... names) {
