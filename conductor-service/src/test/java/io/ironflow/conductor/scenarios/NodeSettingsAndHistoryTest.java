@@ -16,7 +16,6 @@ import io.ironflow.events.SetSecureBoot;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.ironflow.schemas.Topic;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -124,7 +123,6 @@ class NodeSettingsAndHistoryTest extends ConductorScenario {
                 assertEquals(String.valueOf(events.size()), conductor.query("SELECT count(*) " + rows)));
 
         String topic = Topic.NODE_EVENTS.topicName();
-        conductor.publishRaw(topic, node, "not avro".getBytes(StandardCharsets.UTF_8));
         conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId("not-a-uuid").build());
         conductor.publish(topic, node, events.get(1)); // redelivered
         conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId(UUID.randomUUID().toString())

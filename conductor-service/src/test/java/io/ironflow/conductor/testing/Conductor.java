@@ -140,11 +140,6 @@ public final class Conductor implements AutoCloseable {
         kafka.send(topic, key, value);
     }
 
-    /** Publishes bytes that are no registry-framed record: a poison record. */
-    public void publishRaw(String topic, String key, byte[] value) {
-        kafka.sendRaw(topic, key, value);
-    }
-
     /** Every record {@code topic} holds now, values as the bytes on the wire. */
     public List<byte[]> recordsOn(String topic) {
         return kafka.readAllRaw(topic, WAIT).stream().map(ConsumerRecord::value).toList();
