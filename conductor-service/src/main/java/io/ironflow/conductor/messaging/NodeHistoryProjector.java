@@ -28,9 +28,8 @@ import org.jboss.logging.Logger;
  * A batch that cannot be written is tried again, backing off, each attempt with a deadline, for
  * {@code ironflow.conductor.history-retry-for}; then the channel fails, liveness goes DOWN and the conductor is
  * restarted ({@link LivenessWatchdog}), resuming from the last committed offset, so no event is skipped. A record
- * that is not a decodable NodeEvent, or whose ids are not UUIDs, is logged and skipped (a NUL in
- * its text, which PostgreSQL refuses, is written as U+FFFD): history is a projection,
- * never a reason to stop the conductor.
+ * that is not a decodable NodeEvent, or whose ids are not UUIDs, is logged and skipped, and a NUL in its text
+ * (which PostgreSQL refuses) is written as U+FFFD: history is a projection, never a reason to stop the conductor.
  */
 @ApplicationScoped
 public class NodeHistoryProjector {
@@ -89,7 +88,6 @@ public class NodeHistoryProjector {
                     HistoryEntry.of(event.getFromState(), event.getEvent(), event.getToState(), event.getIntentId(),
                             event.getDetail()), event);
         } catch (RuntimeException e) { // a bad UUID, a missing field: this record's problem, not the batch's
-
             LOG.warnf("node-event %s of node %s has no history entry: %s", event.getEventId(), event.getNodeUuid(),
                     e.getMessage());
             return null;
