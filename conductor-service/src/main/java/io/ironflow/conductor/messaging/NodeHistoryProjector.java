@@ -45,6 +45,11 @@ public class NodeHistoryProjector {
             + "requester, intent_id, from_state, to_state, transition, position) "
             + "ORDER BY position ON CONFLICT (event_id) DO NOTHING";
     private static final Duration ATTEMPT_DEADLINE = Duration.ofSeconds(10);
+    /** The text columns after the first three, in the INSERT's order. */
+    private static final List<Function<Row, String>> TEXT_COLUMNS = List.of(
+            row -> row.entry().severity(), row -> row.entry().eventType(), row -> row.entry().event(),
+            row -> row.event().getConductor(), row -> row.event().getRequester(), row -> row.event().getIntentId(),
+            row -> row.event().getFromState(), row -> row.event().getToState(), row -> row.event().getEvent());
 
     private final Pool pool;
     private final Duration retryFor;
@@ -93,12 +98,6 @@ public class NodeHistoryProjector {
             return null;
         }
     }
-
-    /** The text columns after the first three, in the INSERT's order. */
-    private static final List<Function<Row, String>> TEXT_COLUMNS = List.of(
-            row -> row.entry().severity(), row -> row.entry().eventType(), row -> row.entry().event(),
-            row -> row.event().getConductor(), row -> row.event().getRequester(), row -> row.event().getIntentId(),
-            row -> row.event().getFromState(), row -> row.event().getToState(), row -> row.event().getEvent());
 
     /** PostgreSQL's text cannot hold NUL: one in an event would fail its batch at every attempt. */
     private static String text(String value) {

@@ -378,7 +378,8 @@ public final class Benchmark {
                         .put("503s", tally.unavailable).put("p50_ms", round1(tally.percentile(0.50)))
                         .put("p99_ms", round1(tally.percentile(0.99))));
             }
-            return new JsonObject().put("bench", "ironflow").put("jdk", Runtime.version().toString()).put("nodes", nodes).put("clients", clients)
+            return new JsonObject().put("bench", "ironflow").put("jdk", Runtime.version().toString())
+                    .put("nodes", nodes).put("clients", clients)
                     .put("warmup", warmups).put("actions", total.ok()).put("seconds", round1(seconds))
                     .put("actions_per_s", round1(actionsPerSecond())).put("transitions_per_s", round1(transitions / seconds))
                     .put("p50_ms", round1(percentile(0.50))).put("p90_ms", round1(percentile(0.90)))
