@@ -22,6 +22,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -34,7 +36,8 @@ import io.opentelemetry.context.Context;
 
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
- * announce them (the intent result, the node-state snapshot, the node-events) commit together or not at all.
+ * announce them (the intent result, the node-state snapshot, the node-events) commit together or not at all. The
+ * record and the rows are one statement: the command's rows are held back until the answer is known.
  * An intent seen before is answered again, not applied again. A node reserved by running work is retried a few
  * times (Ironic: 3 x 1 s) before the intent is answered NodeLocked.
  * <p>
@@ -55,6 +58,9 @@ import io.opentelemetry.context.Context;
 public class IntentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IntentProcessor.class);
+    /** The processed-intent record, written in the statement of the intent's outbox rows. */
+    private static final String PROCESSED = "answered AS (INSERT INTO processed_intents"
+            + " (intent_id, node_uuid, accepted, code, error_message, processed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6))";
     private final ConductorMetrics metrics;
     private final Tracer tracer;
 
@@ -156,18 +162,29 @@ public class IntentProcessor {
                         + " nothing was changed, try again.")
                 : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
                         + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
-        return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
+        return inTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
                 .flatMap(previous -> previous != null ? answerAgain(intent, previous)
                         : rejected(intent, answer).flatMap(outcome -> record(intent, outcome))));
     }
 
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
-        return Panache.withTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
+        return inTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
                         .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)))
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
                         ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
-                        : Panache.withTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
+                        : inTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
                                 .flatMap(outcome -> record(intent, outcome))));
+    }
+
+    /**
+     * A transaction of this attempt that ends in its answer ({@link #record} or {@link #answerAgain}): what the
+     * command appends to the outbox is held back and written with the answer, one statement.
+     */
+    private static Uni<Outcome> inTransaction(Supplier<Uni<Outcome>> work) {
+        return Panache.withTransaction(() -> {
+            Outbox.hold();
+            return work.get();
+        });
     }
 
     private Uni<Outcome> apply(NodeIntent intent) {
@@ -186,6 +203,7 @@ public class IntentProcessor {
     /** A refused intent changes nothing; its answer still carries the node as it is, when there is one. */
     private Uni<Outcome> rejected(NodeIntent intent, Rejection rejection) {
         Outcome outcome = Outcome.rejected(rejection);
+        Outbox.dropHeld();
         if (!NodeNames.isUuid(intent.getNodeUuid())) {
             return Uni.createFrom().item(outcome);
         }
@@ -194,26 +212,29 @@ public class IntentProcessor {
                 .map(outcome::withNode);
     }
 
+    /**
+     * Records the answer: the processed intent, the rows the change held back and the intent's result, in one
+     * statement. A second answer to the same intent fails on the processed intent's key (23505, so the attempt is
+     * retried, and answers again what the first one recorded).
+     */
     private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
-        ProcessedIntent processed = new ProcessedIntent();
-        processed.intentId = intent.getIntentId();
-        processed.nodeUuid = NodeNames.isUuid(intent.getNodeUuid()) ? UUID.fromString(intent.getNodeUuid()) : null;
-        processed.accepted = outcome.accepted();
-        processed.code = outcome.code();
-        processed.errorMessage = outcome.errorMessage();
-        processed.processedAt = now;
-        return processed.persist()
-                .flatMap(p -> Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now)))
-                .replaceWith(outcome);
+        UUID node = NodeNames.isUuid(intent.getNodeUuid()) ? UUID.fromString(intent.getNodeUuid()) : null;
+        var processed = new Outbox.Prelude(PROCESSED, Arrays.asList(intent.getIntentId(), node, outcome.accepted(),
+                outcome.code(), outcome.errorMessage(), now), ProcessedIntent.class);
+        return Outbox.appendHeld(processed, answer(intent, outcome, now)).replaceWith(outcome);
     }
 
     private Uni<Outcome> answerAgain(NodeIntent intent, ProcessedIntent previous) {
         Uni<NodeEntity> node = previous.nodeUuid == null ? Uni.createFrom().nullItem() : NodeEntity.findById(previous.nodeUuid);
         return node.flatMap(current -> {
             Outcome outcome = new Outcome(previous.accepted, previous.code, previous.errorMessage, current, null);
-            return Outbox.append(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now())).replaceWith((Outcome) null);
+            return Outbox.appendHeld(null, answer(intent, outcome, now())).replaceWith((Outcome) null);
         });
+    }
+
+    private List<Outbox.Entry> answer(NodeIntent intent, Outcome outcome, Instant now) {
+        return List.of(new Outbox.Entry(Topic.INTENT_RESULTS, intent.getNodeUuid(), result(intent, outcome, now)));
     }
 
     private IntentResult result(NodeIntent intent, Outcome outcome, Instant now) {

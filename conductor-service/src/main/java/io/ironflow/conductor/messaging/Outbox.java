@@ -8,8 +8,10 @@ import io.ironflow.events.NodeSnapshot;
 import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -49,6 +51,8 @@ public final class Outbox {
 
     /** What the INSERT touches: only the outbox, so Hibernate need not flush the node before it. */
     private static final AffectedEntities OUTBOX = new AffectedEntities(OutboxEvent.class);
+    /** The context-local key of the rows held back by {@link #hold}. */
+    private static final Object HELD = new Object();
 
     private Outbox() {
     }
@@ -69,19 +73,73 @@ public final class Outbox {
 
     /**
      * Adds {@code entries} to the current transaction with one INSERT: PostgreSQL numbers the rows of a VALUES
-     * list in order, so they are published in the order given.
+     * list in order, so they are published in the order given. While this context {@link #hold holds} rows, they
+     * are kept back instead, in order, for {@link #appendHeld} to write.
      */
     public static Uni<Void> append(List<Entry> entries) {
-        if (entries.isEmpty()) {
+        List<Entry> held = Vertx.currentContext() == null ? null : Vertx.currentContext().getLocal(HELD);
+        if (held != null) {
+            held.addAll(entries);
             return Uni.createFrom().voidItem();
         }
-        StringBuilder sql = new StringBuilder(
+        return insert(null, entries);
+    }
+
+    /**
+     * From now on, rows appended on this Vert.x context (one intent's attempt, which runs on a context of its
+     * own) are held back for {@link #appendHeld}, so that a change and its answer cost one statement; rows held
+     * before, by an attempt that failed on this context, are dropped with its rolled-back transaction.
+     */
+    public static void hold() {
+        Vertx.currentContext().putLocal(HELD, new ArrayList<Entry>());
+    }
+
+    /** Drops the rows held so far (a refused command's: it changes nothing), still holding. */
+    public static void dropHeld() {
+        List<Entry> held = Vertx.currentContext().getLocal(HELD);
+        if (held != null) {
+            held.clear();
+        }
+    }
+
+    /**
+     * Ends the hold and writes, in one statement, {@code prelude} (a data-modifying CTE, or null), the rows held
+     * and then {@code entries}.
+     */
+    public static Uni<Void> appendHeld(Prelude prelude, List<Entry> entries) {
+        List<Entry> rows = new ArrayList<>(entries.size() + 4);
+        List<Entry> held = Vertx.currentContext().getLocal(HELD);
+        Vertx.currentContext().removeLocal(HELD);
+        if (held != null) {
+            rows.addAll(held);
+        }
+        rows.addAll(entries);
+        return insert(prelude, rows);
+    }
+
+    /**
+     * A data-modifying common table expression written in the same statement as outbox rows, such as the
+     * record of an answered intent: {@code name AS (INSERT ...)} with parameters {@code ?1} to {@code ?n}, into the
+     * table of the entity {@code writes}. PostgreSQL runs it once whether or not the INSERT reads it.
+     */
+    public record Prelude(String cte, List<Object> parameters, Class<?> writes) {
+    }
+
+    private static Uni<Void> insert(Prelude prelude, List<Entry> entries) {
+        if (entries.isEmpty()) {
+            return Uni.createFrom().voidItem(); // every prelude comes with its intent's answer
+        }
+        int first = prelude == null ? 0 : prelude.parameters().size();
+        StringBuilder sql = new StringBuilder(prelude == null ? "" : "WITH " + prelude.cte() + " ").append(
                 "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, traceparent, transition, created_at) VALUES ");
         String traceparent = Traces.currentTraceparent();
-        Object[] parameters = new Object[entries.size() * 6];
+        Object[] parameters = new Object[first + entries.size() * 6];
+        for (int i = 0; i < first; i++) {
+            parameters[i] = prelude.parameters().get(i);
+        }
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
-            int p = i * 6;
+            int p = first + i * 6;
             sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", 'node', ?").append(p + 2)
                     .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", ?").append(p + 5)
                     .append(", ?").append(p + 6).append(", now())");
@@ -93,7 +151,8 @@ public final class Outbox {
             parameters[p + 5] = entry.value() instanceof NodeEvent event ? transition(event) : null;
         }
         return Panache.getSession().flatMap(session -> {
-            var insert = session.createNativeQuery(sql.toString(), OUTBOX);
+            var insert = session.createNativeQuery(sql.toString(),
+                    prelude == null ? OUTBOX : new AffectedEntities(OutboxEvent.class, prelude.writes()));
             for (int i = 0; i < parameters.length; i++) {
                 insert.setParameter(i + 1, parameters[i]);
             }
