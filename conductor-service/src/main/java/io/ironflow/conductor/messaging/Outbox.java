@@ -24,7 +24,8 @@ import org.hibernate.reactive.common.AffectedEntities;
  * exactly as it goes on the topic: framed by the registry's serializer (a magic byte, the schema's id in the
  * registry, the Avro binary), so the relay publishes the bytes as they are, with no decoding and no
  * re-encoding per record. A node event's transition is kept beside it ({@code from|event|to}) for the
- * relay's metrics.
+ * relay's metrics. An intent's attempt {@link #hold holds} what its command appends and writes it with the
+ * intent's answer: a transaction's rows cost one statement, whatever the command wrote.
  */
 public final class Outbox {
 
@@ -127,7 +128,10 @@ public final class Outbox {
 
     private static Uni<Void> insert(Prelude prelude, List<Entry> entries) {
         if (entries.isEmpty()) {
-            return Uni.createFrom().voidItem(); // every prelude comes with its intent's answer
+            if (prelude != null) {
+                throw new IllegalArgumentException("a prelude is written with outbox rows, and there are none");
+            }
+            return Uni.createFrom().voidItem();
         }
         int first = prelude == null ? 0 : prelude.parameters().size();
         StringBuilder sql = new StringBuilder(prelude == null ? "" : "WITH " + prelude.cte() + " ").append(
