@@ -357,13 +357,15 @@ class ActionsTest {
     void anActionLeasedByAnotherInstanceIsTakenOverOnlyWhenItsLeaseExpired() {
         String id = "01J" + "9".repeat(22) + "Z";
         // Stored as the other instance stored it: Processing, its preflight running, under its lease for 10 s more.
-        sql("INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+        // One statement, as that instance commits it: this one's rescan must never see the action without its lease.
+        sql("WITH action AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
                 + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"elsewhere\"],\"target-revision\":\"committed\"}',"
-                + " 'other', now(), 'Processing', now()) RETURNING id", id);
-        sql("INSERT INTO teardown.action_steps (action_id, seq, node, step, status) VALUES (?, 0, NULL, 'preflight', 'running'),"
-                + " (?, 1, 'elsewhere', 'decommission', 'pending') RETURNING seq", id, id);
-        sql("INSERT INTO teardown.action_leases (action_id, owner, expires_at) VALUES (?, 'other', now() + interval '10 seconds')"
-                + " RETURNING owner", id);
+                + " 'other', now(), 'Processing', now()) RETURNING id),"
+                + " steps AS (INSERT INTO teardown.action_steps (action_id, seq, node, step, status)"
+                + " SELECT id, 0, NULL, 'preflight', 'running' FROM action"
+                + " UNION ALL SELECT id, 1, 'elsewhere', 'decommission', 'pending' FROM action)"
+                + " INSERT INTO teardown.action_leases (action_id, owner, expires_at)"
+                + " SELECT id, 'other', now() + interval '10 seconds' FROM action RETURNING owner", id);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8)).until(() -> "running".equals(
                 given().get("/api/v1.0/actions/" + id).then().extract().path("steps[0].state")));
         assertEquals("Failed", awaitEnd(id), "taken over once the other instance's lease expired");
