@@ -167,6 +167,35 @@ class NodeIntentsTest {
         assertEquals(400, awaitResult(badDict.getIntentId()).getCode());
     }
 
+    /**
+     * Another producer may name a node by something that is not a UUID: no node has that id, so the intent is
+     * answered like any other (404, or 400 for a creation), recorded, and answered again the same when redelivered.
+     */
+    @Test
+    void intentsNamingNoUuidAreAnsweredAndRecorded() throws SQLException {
+        NodeIntent manage = Conductor.intent("node-1", ProvisionAction.newBuilder().setTarget("manage").build());
+        NodeIntent delete = Conductor.intent("", DeleteNode.newBuilder().build());
+        NodeIntent enroll = create("x".repeat(300), null, "fake-hardware", "{}");
+        for (NodeIntent intent : List.of(manage, delete, enroll, manage)) {
+            kafka.send(Topic.NODE_INTENTS.topicName(), intent.getNodeUuid(), intent);
+        }
+        IntentResult notFound = awaitResult(manage.getIntentId());
+        assertFalse(notFound.getAccepted());
+        assertEquals(404, notFound.getCode());
+        assertEquals("Node node-1 could not be found.", notFound.getErrorMessage());
+        assertEquals(404, awaitResult(delete.getIntentId()).getCode());
+        IntentResult badCreate = awaitResult(enroll.getIntentId());
+        assertEquals(400, badCreate.getCode(), badCreate.getErrorMessage());
+        List<IntentResult> answers = kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                        records -> records.stream().filter(r -> r.value().getIntentId().equals(manage.getIntentId())).count() == 2)
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(manage.getIntentId())).toList();
+        assertEquals(List.of(404, 404), answers.stream().map(IntentResult::getCode).toList(), "the redelivery answered the same");
+        for (NodeIntent intent : List.of(manage, delete, enroll)) {
+            assertEquals("t", queryOne("SELECT node_uuid IS NULL FROM processed_intents WHERE intent_id = '" + intent.getIntentId() + "'"));
+        }
+        assertEquals("1", queryOne("SELECT count(*) FROM processed_intents WHERE intent_id = '" + manage.getIntentId() + "'"));
+    }
+
     @Test
     void aPoisonRecordIsDeadLetteredAndTheConsumerGoesOn() {
         String poisonKey = UUID.randomUUID().toString();
