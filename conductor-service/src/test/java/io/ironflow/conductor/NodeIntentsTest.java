@@ -126,9 +126,21 @@ class NodeIntentsTest {
         assertEquals(201, answers.get(1).getCode(), "the same answer, not 409 for a node that now exists");
         assertEquals("1", queryOne("SELECT count(*) FROM nodes WHERE uuid = '" + uuid + "'"));
         assertEquals("1", queryOne("SELECT count(*) FROM processed_intents WHERE intent_id = '" + intent.getIntentId() + "'"));
-        long creations = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), Duration.ofSeconds(3), r -> false).stream()
-                .filter(r -> r.key().equals(uuid)).count();
-        assertEquals(1, creations, "no transition applied twice");
+
+        // A command on an existing node: its earlier answer is read with the node's lock, in one statement.
+        NodeIntent manage = Conductor.intent(uuid, ProvisionAction.newBuilder().setTarget("manage").build());
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, manage);
+        kafka.send(Topic.NODE_INTENTS.topicName(), uuid, manage);
+        List<IntentResult> managed = kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+                        records -> records.stream().filter(r -> r.value().getIntentId().equals(manage.getIntentId())).count() == 2)
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(manage.getIntentId())).toList();
+        assertEquals(List.of(202, 202), managed.stream().map(IntentResult::getCode).toList());
+        assertEquals("manageable", managed.get(1).getNode().getProvisionState(), "the node as it is, in the second answer too");
+        assertEquals("1", queryOne("SELECT count(*) FROM processed_intents WHERE intent_id = '" + manage.getIntentId() + "'"));
+
+        List<String> events = kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), Duration.ofSeconds(3), r -> false).stream()
+                .filter(r -> r.key().equals(uuid)).map(r -> r.value().getEvent()).toList();
+        assertEquals(List.of("create", "manage", "done"), events, "no transition applied twice");
     }
 
     @Test

@@ -19,9 +19,9 @@ interface CommandHandler<T> {
 
     /**
      * Applies {@code command}, which {@code intent} carries, and answers the outcome. {@code lockedNode} is the
-     * intent's node as {@link IntentAuthorization#forCommand} loaded it, FOR UPDATE, in this transaction: the
-     * handler works on that instance and loads the node no second time (null for CreateNode, and for a node that
-     * does not exist).
+     * intent's node as this transaction loaded it FOR UPDATE ({@link io.ironflow.conductor.persistence.LockedNode})
+     * and the access check passed it: the handler works on that instance and loads the node no second time (null
+     * for CreateNode, and for a node that does not exist).
      */
     Uni<Outcome> apply(NodeIntent intent, T command, NodeEntity lockedNode);
 }

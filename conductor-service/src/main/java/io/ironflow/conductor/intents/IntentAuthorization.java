@@ -11,7 +11,6 @@ import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.LockModeType;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
@@ -25,10 +24,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the node, else 403, and nothing changes. An intent without a principal (a producer older than authentication)
  * is refused unless {@code ironflow.policy.unattributed-intents=trust}.
  * <p>
- * The check loads the intent's node itself and hands it on, so that an intent costs one load of its node: a
- * command's check ({@link #forCommand}) loads it FOR UPDATE and the command works on that same instance, read
- * under the lock, so no copy loaded before the lock can be written back over a change committed meanwhile; a
- * read's check ({@link #forRead}) loads it without a lock, so a read never waits behind a writer.
+ * An intent costs one load of its node: a command's check ({@link #forCommand}) is given the node as the intent's
+ * transaction loaded it FOR UPDATE, and hands on that same instance, read under the lock, so no copy loaded before
+ * the lock can be written back over a change committed meanwhile; a read's check ({@link #forRead}) loads it
+ * without a lock, so a read never waits behind a writer.
  */
 @ApplicationScoped
 public class IntentAuthorization {
@@ -46,47 +45,44 @@ public class IntentAuthorization {
     }
 
     /**
-     * For a command, in its transaction: the intent's node loaded FOR UPDATE (null for CreateNode, or when the
-     * intent names no node that exists: the command answers 404 itself) once the principal may apply the
-     * command to it; fails with a {@link Rejection} (403 or 404) when it may not. Must be the transaction's
-     * first load of the node, so that what it answers is the row as committed when the lock was granted.
+     * For a command, in its transaction: {@code lockedNode}, the intent's node as loaded FOR UPDATE (null for
+     * CreateNode, or when the intent names no node that exists: the command answers 404 itself), once the
+     * principal may apply the command to it; throws a {@link Rejection} (403 or 404) when it may not. The node must
+     * be the transaction's first load of it, so that what the command answers is the row as committed when the
+     * lock was granted.
      */
-    public Uni<NodeEntity> forCommand(NodeIntent intent) {
-        return check(intent, LockModeType.PESSIMISTIC_WRITE);
+    public NodeEntity forCommand(NodeIntent intent, NodeEntity lockedNode) {
+        return check(intent, lockedNode);
     }
 
-    /** As {@link #forCommand}, for a read (ValidateNode): the node is loaded without a lock. */
+    /** As {@link #forCommand}, for a read (ValidateNode): the node is loaded here, without a lock. */
     public Uni<NodeEntity> forRead(NodeIntent intent) {
-        return check(intent, LockModeType.NONE);
+        Uni<NodeEntity> node = NodeNames.isUuid(intent.getNodeUuid())
+                ? NodeEntity.findById(UUID.fromString(intent.getNodeUuid())) : Uni.createFrom().nullItem();
+        return node.map(found -> check(intent, found));
     }
 
-    private Uni<NodeEntity> check(NodeIntent intent, LockModeType lock) {
+    private NodeEntity check(NodeIntent intent, NodeEntity node) {
         Principal who = IntentRules.fromAvro(intent.getPrincipal());
         if (who == null && !trustUnattributed) {
-            return Uni.createFrom().failure(new Rejection(403,
-                    "Access was denied: intent " + intent.getIntentId() + " names no principal (requester "
-                            + intent.getRequester() + " is not authenticated)."));
+            throw new Rejection(403, "Access was denied: intent " + intent.getIntentId() + " names no principal (requester "
+                    + intent.getRequester() + " is not authenticated).");
         }
         Set<String> rules = IntentRules.required(intent.getCommand());
         if (intent.getCommand() instanceof CreateNode) {
-            return who == null || policy.allows("baremetal:node:create", who, NodeOwnership.NONE)
-                    ? Uni.createFrom().nullItem() : Uni.createFrom().failure(forbidden(rules));
-        }
-        if (!NodeNames.isUuid(intent.getNodeUuid())) {
-            return Uni.createFrom().nullItem(); // no such node: the command answers 404 itself
-        }
-        return NodeEntity.<NodeEntity>findById(UUID.fromString(intent.getNodeUuid()), lock).map(node -> {
-            if (node == null || who == null) {
-                return node;
+            if (who == null || policy.allows("baremetal:node:create", who, NodeOwnership.NONE)) {
+                return null;
             }
-            switch (policy.decide(rules, who, new NodeOwnership(node.owner, node.lessee))) {
-                case NOT_FOUND -> throw Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found.");
-                case FORBIDDEN -> throw forbidden(rules);
-                default -> {
-                    return node;
-                }
-            }
-        });
+            throw forbidden(rules);
+        }
+        if (node == null || who == null) {
+            return node; // no such node: the command answers 404 itself
+        }
+        return switch (policy.decide(rules, who, new NodeOwnership(node.owner, node.lessee))) {
+            case NOT_FOUND -> throw Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found.");
+            case FORBIDDEN -> throw forbidden(rules);
+            default -> node;
+        };
     }
 
     private static Rejection forbidden(Set<String> rules) {

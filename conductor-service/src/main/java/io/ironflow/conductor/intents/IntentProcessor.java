@@ -6,10 +6,12 @@ import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.messaging.Outbox;
 import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.persistence.FreshContext;
+import io.ironflow.conductor.persistence.LockedNode;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.ProcessedIntent;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.conductor.work.ConductorIdentity;
+import io.ironflow.events.CreateNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ValidateNode;
@@ -48,8 +50,9 @@ import io.opentelemetry.context.Context;
  * any failure that would fail the same way again (a bug, data that passed the checks), is answered
  * {@code accepted=false} with 503 or 500 in a transaction of its own, leaving the node as it was. Only when
  * even that answer cannot be written does {@link #process} fail, and the caller dead-letters the record.
- * Before anything is applied, {@link IntentAuthorization} checks the intent's principal against the policy, on
- * the node it loads FOR UPDATE for the command; a refusal is answered like any other rejection, 403 or 404, and
+ * The transaction's first statement locks the intent's node unless the intent was answered before
+ * ({@link LockedNode}). Before anything is applied, {@link IntentAuthorization} checks the intent's principal
+ * against the policy, on that locked node; a refusal is answered like any other rejection, 403 or 404, and
  * changes nothing.
  * An abandoned attempt that commits after all is harmless: the processed-intent key admits one answer per
  * intent, so whichever commits second rolls back.
@@ -168,8 +171,8 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
-        return inTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
-                        .flatMap(previous -> previous != null ? answerAgain(intent, previous) : apply(intent)))
+        return inTransaction(() -> lock(intent).flatMap(locked -> locked.answered() != null
+                        ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())))
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
                         ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
                         : inTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
@@ -187,14 +190,23 @@ public class IntentProcessor {
         });
     }
 
-    private Uni<Outcome> apply(NodeIntent intent) {
-        Uni<Outcome> outcome = authorization.forCommand(intent).flatMap(lockedNode -> {
-            try {
-                return commands.apply(intent, lockedNode);
-            } catch (Rejection rejection) {
-                return Uni.createFrom().failure(rejection);
-            }
-        });
+    /**
+     * The intent's node FOR UPDATE, or its earlier answer; a creation locks nothing (its node is not there yet), and
+     * only its answer is looked up.
+     */
+    private static Uni<LockedNode> lock(NodeIntent intent) {
+        return intent.getCommand() instanceof CreateNode || !NodeNames.isUuid(intent.getNodeUuid())
+                ? LockedNode.answerOnly(intent.getIntentId())
+                : LockedNode.load(UUID.fromString(intent.getNodeUuid()), intent.getIntentId());
+    }
+
+    private Uni<Outcome> apply(NodeIntent intent, NodeEntity lockedNode) {
+        Uni<Outcome> outcome;
+        try {
+            outcome = commands.apply(intent, authorization.forCommand(intent, lockedNode));
+        } catch (Rejection rejection) {
+            outcome = Uni.createFrom().failure(rejection);
+        }
         return outcome
                 .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
                 .flatMap(result -> record(intent, result));

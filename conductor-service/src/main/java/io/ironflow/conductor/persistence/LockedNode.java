@@ -1,0 +1,37 @@
+package io.ironflow.conductor.persistence;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.persistence.LockModeType;
+import java.util.UUID;
+
+/**
+ * An intent's node, locked FOR UPDATE in the intent's transaction, and the answer already recorded for the intent,
+ * if any. {@code node} is null when the node does not exist, or when the intent was answered (an answer is given
+ * again, never applied again, so nothing is locked for it); {@code answered} is null for an intent not answered yet.
+ * <p>
+ * The common case, an intent seen for the first time on a node that exists, is one statement: the node FOR UPDATE
+ * provided that the intent has no answer. Only when that finds no row is the answer looked up (a second round trip,
+ * for a redelivery or a node that does not exist). The answer is read as the statement's snapshot saw it, which may
+ * be before an abandoned attempt of the same intent committed (the statement may wait for the lock that attempt
+ * held): applying it again is still harmless, since the processed intent's key admits one answer per intent and the
+ * second is answered again from the first.
+ */
+public record LockedNode(NodeEntity node, ProcessedIntent answered) {
+
+    private static final String UNANSWERED = "from NodeEntity n where n.uuid = :node"
+            + " and not exists (from ProcessedIntent p where p.intentId = :intent)";
+
+    /** Node {@code node} FOR UPDATE, or intent {@code intentId}'s answer; must be the transaction's first load of both. */
+    public static Uni<LockedNode> load(UUID node, String intentId) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(UNANSWERED, NodeEntity.class)
+                        .setParameter("node", node).setParameter("intent", intentId)
+                        .setLockMode(LockModeType.PESSIMISTIC_WRITE).getSingleResultOrNull())
+                .flatMap(locked -> locked != null ? Uni.createFrom().item(new LockedNode(locked, null)) : answerOnly(intentId));
+    }
+
+    /** No node to lock (a creation, or a node that does not exist): only intent {@code intentId}'s answer. */
+    public static Uni<LockedNode> answerOnly(String intentId) {
+        return ProcessedIntent.<ProcessedIntent>findById(intentId).map(answered -> new LockedNode(null, answered));
+    }
+}
