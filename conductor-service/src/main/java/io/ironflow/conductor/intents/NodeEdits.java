@@ -31,9 +31,9 @@ class NodeEdits {
 
     /**
      * The change this intent makes to {@code node}, the intent's node as this transaction loaded it FOR UPDATE
-     * ({@link io.ironflow.conductor.persistence.LockedNode}) (null: there is no such node, 404). The row lock serialises this
-     * transaction with every other writer of the node (call-backs, periodic tasks, another conductor); the
-     * reservation column says whether a longer-running holder has it.
+     * ({@link io.ironflow.conductor.persistence.LockedNode}; null: there is no such node, 404). The row lock
+     * serialises this transaction with every other writer of the node (call-backs, periodic tasks, another
+     * conductor); the reservation column says whether a longer-running holder has it.
      */
     Uni<NodeChange> locked(NodeIntent intent, NodeEntity node) {
         if (node == null) {
