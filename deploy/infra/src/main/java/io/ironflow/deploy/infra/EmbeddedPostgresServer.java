@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
 
 /**
  * PostgreSQL from Maven-packaged binaries (zonky), no system install. The data directory is kept between runs.
@@ -148,6 +149,27 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     public String reactiveUrl() {
         return "postgresql://127.0.0.1:" + port() + "/" + DATABASE;
+    }
+
+    /**
+     * Stops a server still running on {@code data} (its postmaster.pid names a live postgres) that no
+     * EmbeddedPostgresServer holds: SIGTERM, then SIGKILL after 30 s. Does nothing when none runs.
+     */
+    public static void stopLeftOver(Path data) {
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        } catch (IOException | RuntimeException e) {
+            return; // no pid file: no server runs there
+        }
+        ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("postgres")).ifPresent(server -> {
+            server.destroy();
+            try {
+                server.onExit().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                server.destroyForcibly();
+            }
+        });
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.common.utils.Exit;
 
 /**
@@ -49,6 +50,12 @@ public final class LocalStack {
     private EtcdCluster etcd;
     private StackAuth auth;
     private volatile boolean stopping;
+    /**
+     * Held by the start-up while it starts children: a stop (Ctrl-C) waits for the step under way, so that no child
+     * is started after the stop has closed what it knew of (a registry JVM or a service left running).
+     */
+    private final ReentrantLock starting = new ReentrantLock();
+    private volatile boolean stopRequested;
 
     private LocalStack(StackOptions options) {
         this.options = options;
@@ -87,7 +94,13 @@ public final class LocalStack {
         long started = System.nanoTime();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop();
+            stopRequested = true;
+            starting.lock();
+            try {
+                stop();
+            } finally {
+                starting.unlock();
+            }
             stopped.countDown();
         }, "ironflow-stop"));
         // A fatal broker fault halts the JVM, which skips shutdown hooks: stop the children first.
@@ -96,6 +109,8 @@ public final class LocalStack {
             stop();
             Runtime.getRuntime().halt(status);
         });
+        Exception failed = null;
+        starting.lock();
         try {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             auth = StackAuth.prepare(options.auth(), options.dataDir(), options.usersFile(), options.rolesFile(),
@@ -103,14 +118,30 @@ public final class LocalStack {
             infrastructure = Infrastructure.start(options.infrastructureSettings(), options.secure());
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.
-            startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
-            startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
-                    StackOptions.DASHBOARD));
+            if (!stopRequested) {
+                startServices(List.of(StackOptions.CONDUCTOR, StackOptions.ONEVIEW_SIMULATOR));
+            }
+            if (!stopRequested) {
+                startServices(List.of(StackOptions.API, StackOptions.ONEVIEW, StackOptions.TEARDOWN,
+                        StackOptions.DASHBOARD));
+            }
             // The orchestrator needs its peers only once asked to tear down; started last, the etcd members'
             // many peer connections take their local ports after every service holds its own.
-            startTeardownPeers();
+            if (!stopRequested) {
+                startTeardownPeers();
+            }
         } catch (Exception e) {
-            System.err.println("ironflow: " + e.getMessage());
+            failed = e;
+        } finally {
+            starting.unlock();
+        }
+        if (stopRequested) {
+            stopped.await(); // the stop closes whatever was started; the JVM exits after it
+            return;
+        }
+        if (failed != null) {
+            // outside the lock: exiting runs the stop, which takes it
+            System.err.println("ironflow: " + failed.getMessage());
             stop();
             System.exit(1);
         }
@@ -334,6 +365,10 @@ public final class LocalStack {
         if (infrastructure != null) {
             infrastructure.close();
         }
+        // What a start-up cut short by the stop left without a handle: zonky registers a shutdown hook when it has
+        // started PostgreSQL, which a stopping JVM refuses, so the server runs on and its start fails.
+        ProcessHandle.current().children().forEach(ProcessHandle::destroy);
+        EmbeddedPostgresServer.stopLeftOver(options.dataDir().resolve("postgres"));
         System.out.println("Ironflow stopped.");
         System.out.flush();
     }
