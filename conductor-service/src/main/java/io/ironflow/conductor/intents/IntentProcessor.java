@@ -165,8 +165,8 @@ public class IntentProcessor {
                         + " nothing was changed, try again.")
                 : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
                         + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
-        return inTransaction(() -> ProcessedIntent.<ProcessedIntent>findById(intent.getIntentId())
-                .flatMap(previous -> previous != null ? answerAgain(intent, previous)
+        return inTransaction(() -> LockedNode.answerOnly(intent.getIntentId())
+                .flatMap(previous -> previous.answered() != null ? answerAgain(intent, previous.answered())
                         : rejected(intent, answer).flatMap(outcome -> record(intent, outcome))));
     }
 

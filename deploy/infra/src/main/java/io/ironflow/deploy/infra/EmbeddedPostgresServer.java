@@ -8,7 +8,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * PostgreSQL from Maven-packaged binaries (zonky), no system install. The data directory is kept between runs.
@@ -153,9 +156,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     /**
      * Stops a server still running on {@code data} (its postmaster.pid names a live postgres) that no
-     * EmbeddedPostgresServer holds: SIGTERM, then SIGKILL after 30 s. Does nothing when none runs.
+     * EmbeddedPostgresServer holds: SIGTERM, then SIGKILL once {@code grace} has passed. Does nothing when
+     * none runs. pg_ctl daemonizes the server, so it is no child of the JVM that started it; its backends
+     * follow their postmaster.
      */
-    public static void stopLeftOver(Path data) {
+    public static void stopLeftOver(Path data, Duration grace) {
         long pid;
         try {
             pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
@@ -165,8 +170,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("postgres")).ifPresent(server -> {
             server.destroy();
             try {
-                server.onExit().get(30, TimeUnit.SECONDS);
-            } catch (Exception e) {
+                server.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                server.destroyForcibly();
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
                 server.destroyForcibly();
             }
         });

@@ -23,6 +23,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.common.utils.Exit;
 
@@ -201,14 +203,27 @@ public final class LocalStack {
                         URI.create("http://127.0.0.1:" + options.port(name) + "/q/health/ready"), SERVICE_START)));
             }
             for (Future<ChildJvm> future : starting) {
-                try {
-                    future.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
+                awaitUnlessStopped(future);
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits for a service to be ready, or only until a stop is requested: the stop waits for the start-up's
+     * lock, and a Ctrl-C should not wait out a readiness timeout. The stop ends the service either way.
+     */
+    private void awaitUnlessStopped(Future<ChildJvm> ready) throws Exception {
+        while (!stopRequested) {
+            try {
+                ready.get(250, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException notYet) {
+                // poll stopRequested again
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
         }
     }
 
@@ -368,7 +383,7 @@ public final class LocalStack {
         // What a start-up cut short by the stop left without a handle: zonky registers a shutdown hook when it has
         // started PostgreSQL, which a stopping JVM refuses, so the server runs on and its start fails.
         ProcessHandle.current().children().forEach(ProcessHandle::destroy);
-        EmbeddedPostgresServer.stopLeftOver(options.dataDir().resolve("postgres"));
+        EmbeddedPostgresServer.stopLeftOver(options.dataDir().resolve("postgres"), Duration.ofSeconds(30));
         System.out.println("Ironflow stopped.");
         System.out.flush();
     }

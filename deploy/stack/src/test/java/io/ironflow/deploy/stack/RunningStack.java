@@ -1,5 +1,6 @@
 package io.ironflow.deploy.stack;
 
+import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.Ports;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -200,18 +201,8 @@ final class RunningStack implements AutoCloseable {
         stopPostgres();
     }
 
-    /**
-     * pg_ctl daemonizes PostgreSQL, so a launcher killed rather than stopped leaves it running and it is not
-     * among the launcher's descendants: stop it through its pid file. Its backends follow their postmaster.
-     */
+    /** A launcher killed rather than stopped leaves PostgreSQL running: pg_ctl daemonizes it. */
     private void stopPostgres() {
-        try {
-            long pid = Long.parseLong(Files.readAllLines(dataDir.resolve("postgres").resolve("postmaster.pid")).get(0).trim());
-            ProcessHandle.of(pid)
-                    .filter(p -> p.info().command().orElse("").contains("postgres"))
-                    .ifPresent(ProcessHandle::destroyForcibly);
-        } catch (IOException | RuntimeException e) {
-            // no pid file: PostgreSQL stopped (or never started)
-        }
+        EmbeddedPostgresServer.stopLeftOver(dataDir.resolve("postgres"), Duration.ZERO);
     }
 }
