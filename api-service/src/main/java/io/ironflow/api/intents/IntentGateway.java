@@ -5,6 +5,7 @@ import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
+import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -76,7 +77,13 @@ public class IntentGateway {
         return result;
     }
 
+    /**
+     * Completes the waiting request, if this instance sent the intent. It only completes a future, so it runs on
+     * the connector's event loop: a void method is taken for blocking and each result would be handed to a
+     * worker thread and back.
+     */
     @Incoming("intent-results")
+    @NonBlocking
     public void onResult(IntentResult result) {
         CompletableFuture<IntentResult> answer = pending.get(result.getIntentId());
         if (answer != null) {
