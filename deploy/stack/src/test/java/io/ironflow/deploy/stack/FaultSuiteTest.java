@@ -37,12 +37,19 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -437,20 +444,43 @@ class FaultSuiteTest {
         return line;
     }
 
-    /** Nothing moving: no node in a transient state for long, nothing left in the outbox. */
+    /**
+     * Nothing moving: the conductors have committed every intent on the topic (those queued while no conductor
+     * ran are taken after the repair, and the outbox is empty until they are), then no node in a transient state
+     * and nothing left in the outbox.
+     */
     private void awaitRest() throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
         while (Instant.now().isBefore(deadline)) {
             try {
-                if ("0".equals(query("SELECT count(*) FROM outbox")) && "0".equals(query("SELECT count(*) FROM nodes"
+                if (unconsumedIntents() == 0 && "0".equals(query("SELECT count(*) FROM outbox")) && "0".equals(query("SELECT count(*) FROM nodes"
                         + " WHERE reservation IS NOT NULL OR provision_state LIKE '%ing' OR provision_state LIKE '%wait%'"))) {
                     Thread.sleep(2000); // results in flight reach the topics
                     return;
                 }
-            } catch (SQLException e) {
-                // the database is still coming back
+            } catch (SQLException | ExecutionException | TimeoutException e) {
+                // the database or the broker is still coming back
             }
             Thread.sleep(1000);
+        }
+    }
+
+    /** Intents on the topic past the conductors' committed offsets. */
+    private long unconsumedIntents() throws Exception {
+        String topic = Topic.NODE_INTENTS.topicName();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers()))) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("ironflow-conductor")
+                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (var partition : admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()) {
+                latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
+            }
+            long behind = 0;
+            for (var end : admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
+                OffsetAndMetadata at = committed.get(end.getKey());
+                behind += end.getValue().offset() - (at == null ? 0 : at.offset());
+            }
+            return behind;
         }
     }
 
