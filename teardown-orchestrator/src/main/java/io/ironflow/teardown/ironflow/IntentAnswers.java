@@ -1,7 +1,8 @@
 package io.ironflow.teardown.ironflow;
 
-import org.apache.avro.generic.GenericRecord;
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.avro.generic.GenericRecord;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,8 +13,11 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * of this instance's own, from the end; results of other senders' intents are passed over). A caller says which
  * intent it waits for before sending it ({@link #expect}), looks whether it was answered ({@link #answer}) while it
  * follows the node, and forgets it after. Results are read as generic records (the fields of {@code IntentResult}
- * this needs), so no generated class has to be loaded on the consumer's thread. An answer that arrives while nobody waits is dropped: the node itself
- * still shows what happened, so a missed answer only means a refusal is noticed at the caller's deadline.
+ * this needs), so no generated class has to be loaded on the consumer's thread. An answer that arrives while
+ * nobody waits is dropped: the node itself still shows what happened, so a missed answer only means a refusal is
+ * noticed at the caller's deadline. Every result of every sender passes here, and handling one is a map lookup, so
+ * it runs on the connector's event loop ({@code @NonBlocking}): a void method would be taken for blocking and each
+ * result handed to a worker thread.
  */
 @ApplicationScoped
 public class IntentAnswers {
@@ -25,6 +29,7 @@ public class IntentAnswers {
     private final Map<String, Optional<Answer>> awaited = new ConcurrentHashMap<>();
 
     @Incoming("intent-results")
+    @NonBlocking
     void answered(GenericRecord result) {
         Object error = result.get("errorMessage");
         Answer answer = new Answer((Boolean) result.get("accepted"), (Integer) result.get("code"),
