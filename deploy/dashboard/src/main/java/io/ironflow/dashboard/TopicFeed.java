@@ -112,10 +112,6 @@ public class TopicFeed {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
-        // A board may trail by a tenth of a second: the broker answers a fetch once it holds 64 KiB or after 100 ms,
-        // not once per handful of records under load.
-        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 65536);
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         config.put("apicurio.registry.url", registryUrl);
         // A class, not its name: Apicurio would resolve a name with its own class loader (see the customizer).
         config.put(CachingAvroDatumProviderCustomizer.KEY, CachingAvroDatumProvider.class);
