@@ -85,4 +85,16 @@ class TracingTest {
             });
         }
     }
+
+    /**
+     * The Kafka connector traces records because the SDK is on (this profile turns it on): its default comes from
+     * schemas' KafkaTracingFollowsOpenTelemetry, which the running conductor loaded; with the SDK off (the
+     * service's default) the same interceptor turns the records' tracing off.
+     */
+    @Test
+    void theConnectorTracesRecordsBecauseTheSdkIsOn() {
+        var tracing = ConfigProvider.getConfig().getConfigValue("mp.messaging.connector.smallrye-kafka.tracing-enabled");
+        assertEquals("true", tracing.getValue());
+        assertEquals("KafkaTracingFollowsOpenTelemetry", tracing.getSourceName());
+    }
 }
