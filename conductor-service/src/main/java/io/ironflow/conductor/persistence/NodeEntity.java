@@ -12,9 +12,14 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
 import org.hibernate.type.SqlTypes;
 
-/** One row of the node table; Flyway's V1 migration defines the columns. */
+/**
+ * One row of the node table; Flyway's V1 migration defines the columns. Its JSON columns are snapshotted for dirty
+ * checking by {@link JsonMapSnapshot}, not by a JSON round trip. (Hibernate keeps one Java type for every map
+ * held as JSON, so one column's plan would serve them all; each column says so itself.)
+ */
 @Entity
 @Table(name = "nodes")
 public class NodeEntity extends PanacheEntityBase {
@@ -24,16 +29,21 @@ public class NodeEntity extends PanacheEntityBase {
     public String name;
     public String driver;
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     @Column(name = "driver_info")
     public Map<String, Object> driverInfo = new HashMap<>();
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     public Map<String, Object> properties = new HashMap<>();
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     public Map<String, Object> extra = new HashMap<>();
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     @Column(name = "instance_info")
     public Map<String, Object> instanceInfo = new HashMap<>();
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     @Column(name = "driver_internal_info")
     public Map<String, Object> driverInternalInfo = new HashMap<>();
     @Column(name = "instance_uuid")
@@ -66,6 +76,7 @@ public class NodeEntity extends PanacheEntityBase {
     public String reservation;
     public String conductor;
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     @Column(name = "clean_step")
     public Map<String, Object> cleanStep;
     public long revision;
@@ -78,6 +89,7 @@ public class NodeEntity extends PanacheEntityBase {
     /** Sorted trait names (V20: text[]). */
     public String[] traits = new String[0];
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     @Column(name = "network_data")
     public Map<String, Object> networkData = new HashMap<>();
     @Column(name = "boot_mode")
@@ -87,9 +99,11 @@ public class NodeEntity extends PanacheEntityBase {
     public String shard;
     /** The node's ports by uuid, as the ports table holds them (V22): the snapshot's copy. */
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     public Map<String, Object> ports = new HashMap<>();
     /** The node's portgroups by uuid, as the portgroups table holds them (V27): the snapshot's copy. */
     @JdbcTypeCode(SqlTypes.JSON)
+    @Mutability(JsonMapSnapshot.class)
     public Map<String, Object> portgroups = new HashMap<>();
 
     public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
