@@ -9,6 +9,8 @@ import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -66,7 +69,18 @@ public class IntentGateway {
                 .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
                         + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
                         + " s. It stays queued and is applied when a conductor is available; please retry later."))
-                .eventually(() -> pending.remove(intentId));
+                .eventually(() -> pending.remove(intentId))
+                .emitOn(onContextOf(Vertx.currentContext()));
+    }
+
+    /**
+     * The answer, a refusal or the timeout arrive on the Kafka connector's event loop or a timer thread; the
+     * request goes on where it was received, on its own Vert.x context, where its request scope (the requested
+     * microversion), its MDC and its span live. So no thread context has to be captured and restored around
+     * every callback (the API, like the conductor, loads no Mutiny context-propagation decorator).
+     */
+    private static Executor onContextOf(Context caller) {
+        return caller == null ? Runnable::run : task -> caller.runOnContext(ignored -> task.run());
     }
 
     private static IntentResult accepted(IntentResult result) {
