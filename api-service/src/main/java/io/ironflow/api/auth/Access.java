@@ -42,7 +42,12 @@ public class Access {
 
     /** Refuses unless {@code who} passes every rule on {@code node}: 404 if it may not see the node, else 403. */
     public void require(Principal who, Collection<String> rules, NodeSnapshot node, String ident) {
-        switch (policy.decide(rules, who, ownership(node))) {
+        require(who, rules, ownership(node), ident);
+    }
+
+    /** As {@link #require(Principal, Collection, NodeSnapshot, String)}, given only who owns and leases the node. */
+    public void require(Principal who, Collection<String> rules, NodeOwnership node, String ident) {
+        switch (policy.decide(rules, who, node)) {
             case ALLOWED -> {
             }
             case NOT_FOUND -> throw ApiError.notFound("Node " + ident + " could not be found.");

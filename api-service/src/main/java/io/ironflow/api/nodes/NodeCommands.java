@@ -31,8 +31,8 @@ public class NodeCommands {
     /** The conductor's result for {@code command} on the node {@code ident}, when it accepted it. */
     public Uni<IntentResult> send(String ident, Object command) {
         Principal who = access.caller();
-        return reader.require(ident, who, IntentRules.required(command))
-                .flatMap(node -> intents.submit(node.getUuid(), command, who));
+        return reader.requireUuid(ident, who, IntentRules.required(command))
+                .flatMap(uuid -> intents.submit(uuid, command, who));
     }
 
     /** Ironic's answer to an accepted state change: 202, no body, and where to watch the node's states. */

@@ -131,16 +131,16 @@ public final class NodeDocument {
     }
 
     /** Ironic's {@code GET /v1/nodes/{ident}/states} document (api-ref node-get-state-response). */
-    public static Map<String, Object> states(NodeSnapshot node) {
+    public static Map<String, Object> states(NodeReader.NodeStates node) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("console_enabled", false); // no consoles yet
-        doc.put("last_error", node.getLastError());
-        doc.put("power_state", node.getPowerState());
-        doc.put("provision_state", node.getProvisionState());
-        doc.put("provision_updated_at", time(node.getProvisionUpdatedAt()));
+        doc.put("last_error", node.lastError());
+        doc.put("power_state", node.powerState());
+        doc.put("provision_state", node.provisionState());
+        doc.put("provision_updated_at", time(node.provisionUpdatedAt()));
         doc.put("raid_config", Map.of()); // no RAID configuration yet
-        doc.put("target_power_state", node.getTargetPowerState());
-        doc.put("target_provision_state", node.getTargetProvisionState());
+        doc.put("target_power_state", node.targetPowerState());
+        doc.put("target_provision_state", node.targetProvisionState());
         doc.put("target_raid_config", Map.of());
         return doc;
     }

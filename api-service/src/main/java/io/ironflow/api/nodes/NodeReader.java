@@ -3,6 +3,7 @@ package io.ironflow.api.nodes;
 import io.ironflow.api.auth.Access;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
@@ -31,6 +32,10 @@ public class NodeReader {
             + "maintenance_reason, retired, retired_reason, last_error, reservation, conductor, "
             + "clean_step::text AS clean_step, revision, created_at, updated_at, provision_updated_at, traits, "
             + "network_data::text AS network_data, boot_mode, secure_boot, shard";
+    /** What the policy looks at, and the uuid a write is keyed by. */
+    private static final String OWNERSHIP_COLUMNS = "uuid, owner, lessee";
+    private static final String STATES_COLUMNS = OWNERSHIP_COLUMNS + ", last_error, power_state, provision_state,"
+            + " provision_updated_at, target_power_state, target_provision_state";
 
     private final Pool client;
     private final Access access;
@@ -42,10 +47,7 @@ public class NodeReader {
 
     /** The node with this uuid or name, or null. */
     public Uni<NodeSnapshot> find(String ident) {
-        UUID uuid = parseUuid(ident);
-        String sql = "SELECT " + COLUMNS + " FROM nodes WHERE " + (uuid != null ? "uuid = $1" : "name = $1");
-        return client.preparedQuery(sql).execute(Tuple.of(uuid != null ? uuid : ident))
-                .map(rows -> rows.iterator().hasNext() ? toSnapshot(rows.iterator().next()) : null);
+        return select(COLUMNS, ident).map(row -> row == null ? null : toSnapshot(row));
     }
 
     /**
@@ -63,13 +65,53 @@ public class NodeReader {
 
     /** The node, if {@code who} passes {@code rules} on it: 404 when it may not see it, else 403. */
     public Uni<NodeSnapshot> require(String ident, Principal who, Set<String> rules) {
-        return find(ident).map(node -> {
-            if (node == null) {
+        return requireRow(COLUMNS, ident, who, rules).map(NodeReader::toSnapshot);
+    }
+
+    /**
+     * As {@link #require(String, Principal, Set)}, but only the node's uuid: a write, or a look at the node's ports,
+     * needs no more, so only the three columns the policy and the answer need are read (a node's whole row, its
+     * dictionaries cast to text, is most of the read's cost).
+     */
+    public Uni<String> requireUuid(String ident, Principal who, Set<String> rules) {
+        return requireRow(OWNERSHIP_COLUMNS, ident, who, rules).map(row -> row.getUUID("uuid").toString());
+    }
+
+    /** As {@link #requireUuid(String, Principal, Set)} with one rule for the current caller. */
+    public Uni<String> requireUuid(String ident, String rule) {
+        return requireUuid(ident, access.caller(), Set.of(rule));
+    }
+
+    /** The node's states ({@code GET /v1/nodes/{ident}/states}), if the caller passes {@code rule} on it. */
+    public Uni<NodeStates> requireStates(String ident, String rule) {
+        return requireRow(STATES_COLUMNS, ident, access.caller(), Set.of(rule)).map(row -> new NodeStates(
+                row.getString("last_error"), row.getString("power_state"), row.getString("provision_state"),
+                instant(row, "provision_updated_at"), row.getString("target_power_state"),
+                row.getString("target_provision_state")));
+    }
+
+    /** What {@code GET /v1/nodes/{ident}/states} shows of a node. */
+    public record NodeStates(String lastError, String powerState, String provisionState,
+            java.time.Instant provisionUpdatedAt, String targetPowerState, String targetProvisionState) {
+    }
+
+    /** {@code columns} (owner and lessee among them) of the node, if {@code who} passes {@code rules} on it. */
+    private Uni<Row> requireRow(String columns, String ident, Principal who, Set<String> rules) {
+        return select(columns, ident).map(row -> {
+            if (row == null) {
                 throw ApiError.notFound("Node " + ident + " could not be found.");
             }
-            access.require(who, rules, node, ident);
-            return node;
+            access.require(who, rules, new NodeOwnership(row.getString("owner"), row.getString("lessee")), ident);
+            return row;
         });
+    }
+
+    /** {@code columns} of the node with this uuid or name, or null. */
+    private Uni<Row> select(String columns, String ident) {
+        UUID uuid = parseUuid(ident);
+        String sql = "SELECT " + columns + " FROM nodes WHERE " + (uuid != null ? "uuid = $1" : "name = $1");
+        return client.preparedQuery(sql).execute(Tuple.of(uuid != null ? uuid : ident))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next() : null);
     }
 
     /**

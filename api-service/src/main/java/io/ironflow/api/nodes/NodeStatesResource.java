@@ -34,7 +34,7 @@ public class NodeStatesResource {
 
     @GET
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident) {
-        return reader.require(ident, "baremetal:node:get_states").map(NodeDocument::states);
+        return reader.requireStates(ident, "baremetal:node:get_states").map(NodeDocument::states);
     }
 
     @PUT

@@ -12,6 +12,7 @@ import io.ironflow.api.intents.IntentGateway;
 import io.ironflow.api.nodes.JsonBody;
 import io.ironflow.api.auth.Access;
 import io.ironflow.api.nodes.NodeReader;
+import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
@@ -182,7 +183,7 @@ public class PortgroupsResource {
             if (portgroup == null) {
                 throw ApiError.notFound("Portgroup " + ident + " could not be found.");
             }
-            return nodes.require(portgroup.nodeUuid(), who, Set.of(rule))
+            return nodes.requireUuid(portgroup.nodeUuid(), who, Set.of(rule))
                     .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
                             ? ApiError.notFound("Portgroup " + ident + " could not be found.") : e)
                     .map(node -> portgroup);
@@ -235,7 +236,7 @@ public class PortgroupsResource {
             conditions.add("address = $" + values.size());
         }
         List<String> shown = detail ? PortgroupDocument.FIELDS : fields != null ? withLinks(fields) : PortgroupDocument.SUMMARY;
-        Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem() : nodes.require(node).map(n -> UUID.fromString(n.getUuid()));
+        Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem() : nodes.requireUuid(node, Policy.NODE_GET).map(UUID::fromString);
         UUID after = marker;
         return nodeUuid.flatMap(n -> {
             if (n != null) {

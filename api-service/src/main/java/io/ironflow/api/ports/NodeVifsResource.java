@@ -51,7 +51,7 @@ public class NodeVifsResource {
     @GET
     public Uni<Map<String, Object>> vifs(@PathParam("ident") String ident) {
         Microversions.requireResource("vifs", version.get(), "/v1/nodes/{ident}/vifs");
-        return nodes.require(ident, "baremetal:node:vif:list").flatMap(node -> ports.ofNode(UUID.fromString(node.getUuid()))).map(list -> Map.of("vifs",
+        return nodes.requireUuid(ident, "baremetal:node:vif:list").flatMap(node -> ports.ofNode(UUID.fromString(node))).map(list -> Map.of("vifs",
                 list.stream().map(p -> vif(p.port().getInternalInfo())).filter(v -> v != null).map(v -> Map.of("id", v)).toList()));
     }
 

@@ -7,6 +7,7 @@ import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.api.portgroups.PortgroupReader;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.policy.Policy;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.UriInfo;
@@ -66,7 +67,7 @@ final class PortList {
             conditions.add("address = $" + values.size());
         }
         Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem()
-                : nodes.require(node).map(n -> UUID.fromString(n.getUuid()));
+                : nodes.requireUuid(node, Policy.NODE_GET).map(UUID::fromString);
         String portgroup = portgroupIdent != null ? portgroupIdent : query.getFirst("portgroup");
         if (portgroupIdent == null && portgroup != null) {
             Microversions.requireFeature("ports of a portgroup", version);

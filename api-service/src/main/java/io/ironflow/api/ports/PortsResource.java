@@ -119,8 +119,8 @@ public class PortsResource {
             command.setPxeEnabled(port.get("pxe_enabled").booleanValue());
         }
         Principal who = access.caller();
-        return nodes.require(nodeIdent, who, Set.of("baremetal:port:create"))
-                .flatMap(node -> intents.submit(node.getUuid(), command.build(), who))
+        return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:port:create"))
+                .flatMap(node -> intents.submit(node, command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/ports/" + uuid))
                         .entity(render(result, uuid, uri)).build());
@@ -166,7 +166,7 @@ public class PortsResource {
             if (port == null) {
                 throw ApiError.notFound("Port " + ident + " could not be found.");
             }
-            return nodes.require(port.nodeUuid(), who, Set.of(rule))
+            return nodes.requireUuid(port.nodeUuid(), who, Set.of(rule))
                     .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
                             ? ApiError.notFound("Port " + ident + " could not be found.") : e)
                     .map(node -> port);
