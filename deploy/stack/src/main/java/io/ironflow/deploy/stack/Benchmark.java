@@ -58,9 +58,12 @@ public final class Benchmark {
     private static final long FIRST_POLL_MS = 2;
     private static final long MAX_POLL_MS = 25;
     private static final long REQUEST_IDLE_TIMEOUT_MS = 30_000;
-    /** The conductors' Kafka session timeout and heartbeat interval (conductor-service's application.properties). */
-    private static final int SESSION_TIMEOUT_S = 6;
-    private static final int HEARTBEAT_S = 1;
+    /**
+     * The conductors' Kafka session timeout and heartbeat interval on the intents channel (conductor-service's
+     * application.properties; BenchmarkSettingsTest keeps them equal).
+     */
+    static final int SESSION_TIMEOUT_S = 6;
+    static final int HEARTBEAT_S = 1;
 
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
     private final HttpClient http;
