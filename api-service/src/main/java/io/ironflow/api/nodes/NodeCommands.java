@@ -32,7 +32,7 @@ public class NodeCommands {
     public Uni<IntentResult> send(String ident, Object command) {
         Principal who = access.caller();
         return reader.requireUuid(ident, who, IntentRules.required(command))
-                .flatMap(uuid -> intents.submit(uuid, command, who));
+                .flatMap(uuid -> intents.submit(uuid.toString(), command, who));
     }
 
     /** Ironic's answer to an accepted state change: 202, no body, and where to watch the node's states. */

@@ -11,6 +11,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,12 +74,12 @@ public class NodeReader {
      * needs no more, so only the three columns the policy and the answer need are read (a node's whole row, its
      * dictionaries cast to text, is most of the read's cost).
      */
-    public Uni<String> requireUuid(String ident, Principal who, Set<String> rules) {
-        return requireRow(OWNERSHIP_COLUMNS, ident, who, rules).map(row -> row.getUUID("uuid").toString());
+    public Uni<UUID> requireUuid(String ident, Principal who, Set<String> rules) {
+        return requireRow(OWNERSHIP_COLUMNS, ident, who, rules).map(row -> row.getUUID("uuid"));
     }
 
     /** As {@link #requireUuid(String, Principal, Set)} with one rule for the current caller. */
-    public Uni<String> requireUuid(String ident, String rule) {
+    public Uni<UUID> requireUuid(String ident, String rule) {
         return requireUuid(ident, access.caller(), Set.of(rule));
     }
 
@@ -92,7 +93,7 @@ public class NodeReader {
 
     /** What {@code GET /v1/nodes/{ident}/states} shows of a node. */
     public record NodeStates(String lastError, String powerState, String provisionState,
-            java.time.Instant provisionUpdatedAt, String targetPowerState, String targetProvisionState) {
+            Instant provisionUpdatedAt, String targetPowerState, String targetProvisionState) {
     }
 
     /** {@code columns} (owner and lessee among them) of the node, if {@code who} passes {@code rules} on it. */
@@ -212,7 +213,7 @@ public class NodeReader {
         return value != null ? value : "{}";
     }
 
-    private static java.time.Instant instant(Row row, String column) {
+    private static Instant instant(Row row, String column) {
         OffsetDateTime value = row.getOffsetDateTime(column);
         return value == null ? null : value.toInstant();
     }

@@ -186,7 +186,7 @@ public class PortgroupsResource {
             return nodes.requireUuid(portgroup.nodeUuid(), who, Set.of(rule))
                     .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
                             ? ApiError.notFound("Portgroup " + ident + " could not be found.") : e)
-                    .map(node -> portgroup);
+                    .map(nodeUuid -> portgroup);
         });
     }
 
@@ -236,7 +236,7 @@ public class PortgroupsResource {
             conditions.add("address = $" + values.size());
         }
         List<String> shown = detail ? PortgroupDocument.FIELDS : fields != null ? withLinks(fields) : PortgroupDocument.SUMMARY;
-        Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem() : nodes.requireUuid(node, Policy.NODE_GET).map(UUID::fromString);
+        Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem() : nodes.requireUuid(node, Policy.NODE_GET);
         UUID after = marker;
         return nodeUuid.flatMap(n -> {
             if (n != null) {

@@ -22,7 +22,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.UUID;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -51,7 +50,7 @@ public class NodeVifsResource {
     @GET
     public Uni<Map<String, Object>> vifs(@PathParam("ident") String ident) {
         Microversions.requireResource("vifs", version.get(), "/v1/nodes/{ident}/vifs");
-        return nodes.requireUuid(ident, "baremetal:node:vif:list").flatMap(node -> ports.ofNode(UUID.fromString(node))).map(list -> Map.of("vifs",
+        return nodes.requireUuid(ident, "baremetal:node:vif:list").flatMap(ports::ofNode).map(list -> Map.of("vifs",
                 list.stream().map(p -> vif(p.port().getInternalInfo())).filter(v -> v != null).map(v -> Map.of("id", v)).toList()));
     }
 

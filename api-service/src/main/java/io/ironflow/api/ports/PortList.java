@@ -67,7 +67,7 @@ final class PortList {
             conditions.add("address = $" + values.size());
         }
         Uni<UUID> nodeUuid = node == null ? Uni.createFrom().nullItem()
-                : nodes.requireUuid(node, Policy.NODE_GET).map(UUID::fromString);
+                : nodes.requireUuid(node, Policy.NODE_GET);
         String portgroup = portgroupIdent != null ? portgroupIdent : query.getFirst("portgroup");
         if (portgroupIdent == null && portgroup != null) {
             Microversions.requireFeature("ports of a portgroup", version);

@@ -120,7 +120,7 @@ public class PortsResource {
         }
         Principal who = access.caller();
         return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:port:create"))
-                .flatMap(node -> intents.submit(node, command.build(), who))
+                .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/ports/" + uuid))
                         .entity(render(result, uuid, uri)).build());
@@ -169,7 +169,7 @@ public class PortsResource {
             return nodes.requireUuid(port.nodeUuid(), who, Set.of(rule))
                     .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
                             ? ApiError.notFound("Port " + ident + " could not be found.") : e)
-                    .map(node -> port);
+                    .map(nodeUuid -> port);
         });
     }
 
