@@ -30,7 +30,8 @@ public class LivenessWatchdog {
         this.exitAfter = exitAfter;
     }
 
-    @Scheduled(every = "5s", delayed = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "5s", delayed = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void check() {
         var liveness = health.getLiveness();
         if (!liveness.isDown()) {

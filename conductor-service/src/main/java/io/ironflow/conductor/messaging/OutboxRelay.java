@@ -84,7 +84,10 @@ public class OutboxRelay {
         }
     }
 
-    @Scheduled(every = "${ironflow.conductor.outbox.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    // Like every scheduled task here, not before start-up has wired the channels: the scheduler starts first, and
+    // a task that reached the outbox's emitter earlier failed (SRMSG00019), the first heartbeat with it.
+    @Scheduled(every = "${ironflow.conductor.outbox.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
         RegistryFraming.lookUpMissing(Outbox.TOPICS); // on a worker thread: only if start-up could not
         wakeUp();

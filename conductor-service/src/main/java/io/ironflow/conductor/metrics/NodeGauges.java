@@ -31,7 +31,8 @@ public class NodeGauges {
     }
 
     @Scheduled(every = "${ironflow.conductor.metrics.gauge-interval}", delayed = "5s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refresh() {
         Uni<Void> nodes = pool.query("SELECT provision_state, count(*) FROM nodes GROUP BY provision_state").execute()
                 .invoke(rows -> {

@@ -70,7 +70,8 @@ public class ConductorDuties {
      * Heartbeat. The first one, at start-up, first fails the nodes an earlier run of this conductor left in an
      * -ING state (their work died with it) and releases its reservations.
      */
-    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> heartbeat() {
         Uni<Void> first = recovered ? Uni.createFrom().voidItem()
                 : repair(conductor.name(), startedAt, "Conductor " + conductor.name() + " restarted while node %s was in state %s.")
@@ -83,7 +84,8 @@ public class ConductorDuties {
     }
 
     /** Takes over the nodes of every conductor silent for longer than the heartbeat timeout. */
-    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> takeOver() {
         if (!recovered) {
             return Uni.createFrom().voidItem();
@@ -129,7 +131,8 @@ public class ConductorDuties {
     }
 
     /** Call-backs that are due and that no conductor has taken (their scheduler died with its conductor). */
-    @Scheduled(every = "${ironflow.conductor.call-back-sweep-interval}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${ironflow.conductor.call-back-sweep-interval}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweepCallBacks() {
         if (!recovered) {
             return Uni.createFrom().voidItem();
@@ -142,7 +145,8 @@ public class ConductorDuties {
     }
 
     /** Fails nodes that waited longer than the wait timeout; skips maintenance and retired nodes (seed 000). */
-    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> failTimedOutWaits() {
         if (!recovered) {
             return Uni.createFrom().voidItem();
@@ -173,7 +177,8 @@ public class ConductorDuties {
     }
 
     /** Fails the power changes of oneview nodes that the allocator did not answer by their deadline. */
-    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> failExpiredPowerRequests() {
         if (!recovered) {
             return Uni.createFrom().voidItem();

@@ -36,7 +36,8 @@ public class PeriodicChecks {
     }
 
     @Scheduled(every = "${ironflow.oneview.periodic-check-interval}", delayed = "5s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
         for (OneViewNode node : view.nodes()) {
             if (!CheckRules.observable(node)) {

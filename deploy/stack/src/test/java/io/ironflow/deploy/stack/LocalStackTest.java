@@ -16,13 +16,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -283,6 +287,30 @@ class LocalStackTest {
         assertEquals(n1, JSON.readTree(again.body()).get("uuid").asText());
         SharedStack.share(stack);
         owned = false;
+        assertEquals(List.of(), errorsWhileStarting(), "ERROR lines logged by a service while it started (first start and restart)");
+    }
+
+    /**
+     * The ERROR lines each service logged between its banner and its "started in" line: an operator reads a start-up
+     * ERROR as a broken service (scheduled tasks that run before the messaging channels are wired logged SRMSG00019).
+     */
+    private List<String> errorsWhileStarting() throws Exception {
+        List<String> errors = new ArrayList<>();
+        try (Stream<Path> logs = Files.list(dataDir.resolve("logs"))) {
+            for (Path log : logs.filter(l -> l.toString().endsWith(".log")).toList()) {
+                boolean starting = false;
+                for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                    if (line.startsWith("__  ____  __  _____")) {
+                        starting = true; // Quarkus's banner: a JVM starts
+                    } else if (line.contains(" started in ")) {
+                        starting = false;
+                    } else if (starting && line.contains(" ERROR ")) {
+                        errors.add(log.getFileName() + ": " + line);
+                    }
+                }
+            }
+        }
+        return errors;
     }
 
     private long nodeCount() throws Exception {
