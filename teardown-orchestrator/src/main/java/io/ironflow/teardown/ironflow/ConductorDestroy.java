@@ -75,6 +75,15 @@ public class ConductorDestroy {
      * what was done, or throws a 500 DestroyNodeError.
      */
     public List<StatusMessage> destroy(String actionId, String name, boolean preserveLocalStorage) {
+        List<String> sent = new ArrayList<>();
+        try {
+            return destroy(actionId, name, preserveLocalStorage, sent);
+        } finally {
+            sent.forEach(answers::forget); // however the step ends: nobody waits for these answers any more
+        }
+    }
+
+    private List<StatusMessage> destroy(String actionId, String name, boolean preserveLocalStorage, List<String> sent) {
         Instant deadline = Instant.now().plus(timeout);
         List<StatusMessage> done = new ArrayList<>();
         IronflowNodes.NodeView node = require(name);
@@ -86,7 +95,7 @@ public class ConductorDestroy {
                 ArrayNode patch = JSON.createArrayNode();
                 patch.addObject().put("op", "add").put("path", "/properties/" + SKIP).set("value", skip);
                 skipLists.remember(actionId, name, node.document().path("properties").path(SKIP));
-                Sent marked = send(actionId, node, "skip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+                Sent marked = send(sent, actionId, node, "skip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
                 node = awaitNode(name, deadline, done, "its data disks marked to skip", marked,
                         n -> skip.equals(n.document().path("properties").path(SKIP)));
                 done.add(StatusMessage.info(name, "local storage preserved: cleaning skips " + String.join(", ", keep)));
@@ -94,7 +103,7 @@ public class ConductorDestroy {
         }
         Sent undeploy = null;
         if (DEPLOYED.contains(node.provisionState())) {
-            undeploy = send(actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
+            undeploy = send(sent, actionId, node, "undeploy", ProvisionAction.newBuilder().setTarget("deleted").build());
             done.add(StatusMessage.info(name, "undeploy sent (" + node.provisionState() + "); automated cleaning erases every disk"));
         }
         while (!AT_REST.contains(node.provisionState())) {
@@ -109,13 +118,12 @@ public class ConductorDestroy {
             sleep(pollInterval);
             node = require(name);
         }
-        forget(undeploy);
         done.add(StatusMessage.info(name, "node " + name + " is " + node.provisionState()));
         if (preserveLocalStorage) {
-            node = restoreSkipList(actionId, node, deadline, done);
+            node = restoreSkipList(sent, actionId, node, deadline, done);
         }
         if (!"power off".equals(node.powerState())) {
-            Sent powerOff = send(actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
+            Sent powerOff = send(sent, actionId, node, "power-off", ChangePowerState.newBuilder().setTarget("power off").build());
             while (!"power off".equals(node.powerState())) {
                 requireAccepted(name, powerOff, done);
                 if (Instant.now().isAfter(deadline)) {
@@ -124,7 +132,6 @@ public class ConductorDestroy {
                 sleep(pollInterval);
                 node = require(name);
             }
-            forget(powerOff);
         }
         done.add(StatusMessage.info(name, "node " + name + " powered off"));
         return done;
@@ -134,8 +141,8 @@ public class ConductorDestroy {
      * Gives the node back the skip list it had before this action replaced it: the operator's own, or none. A node
      * whose list this action did not replace keeps whatever it has.
      */
-    private IronflowNodes.NodeView restoreSkipList(String actionId, IronflowNodes.NodeView node, Instant deadline,
-            List<StatusMessage> done) {
+    private IronflowNodes.NodeView restoreSkipList(List<String> sent, String actionId, IronflowNodes.NodeView node,
+            Instant deadline, List<StatusMessage> done) {
         Optional<JsonNode> original = skipLists.original(actionId, node.name());
         if (original.isEmpty() || original.get().equals(node.document().path("properties").path(SKIP))) {
             return node;
@@ -147,7 +154,7 @@ public class ConductorDestroy {
         } else {
             patch.addObject().put("op", "add").put("path", "/properties/" + SKIP).set("value", before);
         }
-        Sent restored = send(actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
+        Sent restored = send(sent, actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
         return awaitNode(node.name(), deadline, done, before.isMissingNode() ? "its skip list removed" : "the operator's skip list back",
                 restored, n -> before.equals(n.document().path("properties").path(SKIP)));
     }
@@ -167,7 +174,6 @@ public class ConductorDestroy {
             sleep(pollInterval);
             node = require(name);
         }
-        forget(intent);
         return node;
     }
 
@@ -175,15 +181,8 @@ public class ConductorDestroy {
     private void requireAccepted(String name, Sent intent, List<StatusMessage> done) {
         Optional<IntentAnswers.Answer> answer = intent == null ? Optional.empty() : answers.answer(intent.id());
         if (answer.isPresent() && !answer.get().accepted()) {
-            forget(intent);
             throw failure(name, "the conductor refused the " + intent.what() + " intent for node " + name + " ("
                     + answer.get().code() + "): " + answer.get().errorMessage(), done);
-        }
-    }
-
-    private void forget(Sent intent) {
-        if (intent != null) {
-            answers.forget(intent.id());
         }
     }
 
@@ -199,19 +198,19 @@ public class ConductorDestroy {
         }
     }
 
-    /** Sends the intent; its answer is kept from before it is sent. */
-    private Sent send(String actionId, IronflowNodes.NodeView node, String what, Object command) {
+    /** Sends the intent and adds its id to {@code sent}; its answer is kept from before it is sent. */
+    private Sent send(List<String> sent, String actionId, IronflowNodes.NodeView node, String what, Object command) {
         String intentId = UUID.nameUUIDFromBytes((actionId + "/" + node.uuid() + "/" + what).getBytes(StandardCharsets.UTF_8)).toString();
         NodeIntent intent = NodeIntent.newBuilder().setIntentId(intentId).setNodeUuid(node.uuid())
                 .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command)
                 // the service role with system scope: what the conductor lets the orchestrator do (docs/rbac.md)
                 .setPrincipal(IntentRules.toAvro(Principal.service("teardown-orchestrator"))).build();
         answers.expect(intentId);
+        sent.add(intentId);
         try {
             intents.sendMessageAndAwait(Message.of(intent)
                     .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node.uuid()).build()));
         } catch (RuntimeException e) {
-            answers.forget(intentId);
             throw failure(node.name(), "the " + what + " intent could not be sent: " + e.getMessage(), List.of());
         }
         return new Sent(intentId, what);
