@@ -142,8 +142,9 @@ public final class Benchmark {
     }
 
     /**
-     * {@code --profile DIR}: one more round, on fresh nodes, with Java Flight Recorder on every JVM of the stack. It
-     * follows the measured round rather than being it, since recording costs about 30 % of throughput.
+     * {@code --profile DIR}: one more round, on fresh nodes, with async-profiler on every JVM of the stack
+     * ({@link Profiler}). It follows the measured round rather than being it, since sampling every millisecond
+     * costs throughput.
      */
     private String profiledRound(List<ProcessHandle> stack, Path dir, int count, int clients) throws Exception {
         Profiler profiler = Profiler.start(stack, dir);

@@ -308,7 +308,7 @@ public final class IronflowCli implements Callable<Integer> {
         Path dataDir;
 
         @Option(names = "--profile", paramLabel = "DIR",
-                description = "After the measured round, record one more with JFR into DIR and print where each JVM's CPU goes.")
+                description = "After the measured round, profile one more (async-profiler) into DIR and print where each JVM's CPU goes.")
         Path profile;
 
         @Option(names = "--scale", paramLabel = "FLEET",

@@ -1,28 +1,34 @@
 package io.ironflow.deploy.stack;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordingFile;
+import java.util.stream.Stream;
 
 /**
- * {@code ./ironflow bench --profile DIR}: records a round of its own, after the measured one, with Java Flight
- * Recorder (built into the JDK, started and stopped on the running JVMs with {@code jcmd}, so the stack needs no
- * flag) and sums up where each JVM's CPU samples fall: by layer (the first frame of a sample's stack that belongs to a known library,
- * e.g. Hibernate, the PostgreSQL client, Kafka, Avro, logging) and by hottest methods. The recordings stay in DIR
- * for JDK Mission Control or {@code jfr print}. A JVM that cannot be recorded is named and skipped.
+ * {@code ./ironflow bench --profile DIR}: records a round of its own, after the measured one, with async-profiler
+ * (its agent comes in the Maven Central jar {@code tools.profiler:async-profiler}, linux-x64, and is loaded into the
+ * running JVMs with {@code jcmd JVMTI.agent_load}, so the stack needs no flag) and sums up where each JVM's CPU went.
+ * Unlike Java Flight Recorder's samples, which see Java frames only, these include the kernel (system calls: the
+ * sockets of every statement and record), the garbage collector and the JIT compilers, so the layers add up to all
+ * of a JVM's CPU. A sample counts for the kernel if its innermost frame is the kernel's, for "gc" or "jit" if it
+ * runs in the collector or a compiler, else for the layer of its innermost frame that belongs to a known library
+ * (e.g. Hibernate, the PostgreSQL client, Kafka, Avro, logging); the hottest methods are the innermost Java frames,
+ * so a system call counts for the method that made it. The stacks stay in DIR, one collapsed file per JVM (for
+ * flame graph tools). A JVM that cannot be profiled is named and skipped.
  */
 final class Profiler {
 
-    private static final String RECORDING = "ironflow-bench";
+    /** The agent inside the async-profiler jar on the launcher's class path. */
+    private static final String AGENT = "linux-x64/libasyncProfiler.so";
     private static final long JCMD_TIMEOUT_S = 30;
 
     /**
@@ -38,106 +44,143 @@ final class Profiler {
             Map.entry("io.vertx.sqlclient", "postgres client"), Map.entry("org.apache.kafka", "kafka client"),
             Map.entry("io.smallrye.reactive.messaging", "reactive messaging"), Map.entry("io.smallrye.mutiny", "mutiny"),
             Map.entry("io.netty", "netty"), Map.entry("io.vertx", "vert.x"), Map.entry("io.quarkus", "quarkus"),
-            Map.entry("io.ironflow", "ironflow"), Map.entry("java.", "jdk"), Map.entry("jdk.", "jdk"),
-            Map.entry("sun.", "jdk"));
+            Map.entry("io.ironflow", "ironflow"));
 
     private final Map<String, Long> pids;
     private final Path dir;
+    private final Path agent;
 
-    private Profiler(Map<String, Long> pids, Path dir) {
+    private Profiler(Map<String, Long> pids, Path dir, Path agent) {
         this.pids = pids;
         this.dir = dir;
+        this.agent = agent;
     }
 
-    /** Starts a recording on every JVM of {@code stack} (by its report name), writing into {@code dir}. */
+    /** Starts profiling every JVM of {@code stack} (by its report name); the stacks go into {@code dir}. */
     static Profiler start(List<ProcessHandle> stack, Path dir) throws IOException {
         Files.createDirectories(dir);
+        Path agent = agent(dir);
         Map<String, Long> pids = new LinkedHashMap<>();
         for (ProcessHandle process : stack) {
             String command = process.info().commandLine().orElse("");
             String name = ProcessCpu.nameOf(command, false);
-            if (name != null && command.contains("java") && !pids.containsKey(name)) {
-                String file = dir.resolve(name.replaceAll("\\W+", "-") + ".jfr").toAbsolutePath().toString();
-                if (jcmd(process.pid(), "JFR.start", "name=" + RECORDING, "settings=profile", "filename=" + file)) {
-                    pids.put(name, process.pid());
-                }
+            if (agent != null && name != null && command.contains("java") && !pids.containsKey(name)
+                    && load(process.pid(), agent, "start,event=cpu,interval=1ms")) {
+                pids.put(name, process.pid());
             }
         }
-        return new Profiler(pids, dir);
+        return new Profiler(pids, dir, agent);
     }
 
-    /** Stops the recordings and returns the summary as text. */
+    /** Stops profiling and returns the summary as text. */
     String stopAndSummarise() throws IOException {
-        StringBuilder out = new StringBuilder(String.format("%nProfile (JFR, %s)%n", dir));
+        StringBuilder out = new StringBuilder(String.format("%nProfile (async-profiler, %s)%n", dir));
         for (var entry : pids.entrySet()) {
-            jcmd(entry.getValue(), "JFR.stop", "name=" + RECORDING);
-            Path file = dir.resolve(entry.getKey().replaceAll("\\W+", "-") + ".jfr");
-            if (Files.exists(file)) {
+            Path file = dir.resolve(entry.getKey().replaceAll("\\W+", "-") + ".collapsed").toAbsolutePath();
+            if (load(entry.getValue(), agent, "stop,collapsed,file=" + file) && Files.exists(file)) {
                 out.append(summarise(entry.getKey(), file));
             }
         }
         return out.toString();
     }
 
-    /** CPU samples by layer and the ten hottest methods (self time) of one recording. */
-    static String summarise(String name, Path file) throws IOException {
-        Map<String, Integer> layers = new HashMap<>();
-        Map<String, Integer> methods = new HashMap<>();
-        int samples = 0;
-        for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
-            if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
-                continue;
+    /** CPU samples by layer and the ten hottest methods (self time) of one JVM's collapsed stacks. */
+    static String summarise(String name, Path collapsed) throws IOException {
+        Map<String, Long> layers = new HashMap<>();
+        Map<String, Long> methods = new HashMap<>();
+        long samples = 0;
+        try (Stream<String> lines = Files.lines(collapsed)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                int space = line.lastIndexOf(' ');
+                if (space < 0) {
+                    continue;
+                }
+                long count = Long.parseLong(line.substring(space + 1).strip());
+                List<String> frames = List.of(line.substring(0, space).split(";")); // outermost first
+                samples += count;
+                layers.merge(layer(frames), count, Long::sum);
+                methods.merge(hottest(frames), count, Long::sum);
             }
-            List<RecordedFrame> frames = event.getStackTrace().getFrames();
-            if (frames.isEmpty()) {
-                continue;
-            }
-            samples++;
-            methods.merge(method(frames.get(0)), 1, Integer::sum);
-            layers.merge(layer(frames), 1, Integer::sum);
         }
         StringBuilder out = new StringBuilder(String.format("  %s: %d CPU samples%n    by layer:", name, samples));
-        int total = Math.max(1, samples);
-        top(layers, 12).forEach(e -> out.append(String.format(" %s %.0f%%,", e.getKey(), 100.0 * e.getValue() / total)));
+        long total = Math.max(1, samples);
+        top(layers, 14).forEach(e -> out.append(String.format(" %s %.0f%%,", e.getKey(), 100.0 * e.getValue() / total)));
         out.setLength(out.length() - 1);
-        out.append(String.format("%n    hottest methods (self):%n"));
+        out.append(String.format("%n    hottest methods (self, with the system calls they make):%n"));
         top(methods, 10).forEach(e -> out.append(String.format("      %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey())));
         return out.toString();
     }
 
-    private static String layer(List<RecordedFrame> frames) {
-        for (RecordedFrame frame : frames) { // innermost first
-            String type = frame.getMethod().getType().getName();
+    static String layer(List<String> frames) {
+        if (frames.get(frames.size() - 1).endsWith("_[k]")) {
+            return "kernel";
+        }
+        for (String frame : frames) {
+            if (frame.startsWith("VM_Operation::evaluate") || frame.startsWith("GCTaskThread") || frame.contains("Heap::")) {
+                return "gc";
+            }
+            if (frame.startsWith("CompileBroker::")) {
+                return "jit";
+            }
+        }
+        for (int i = frames.size() - 1; i >= 0; i--) { // innermost first
+            String type = frames.get(i).replace('/', '.');
             for (Map.Entry<String, String> layer : LAYERS) {
-                if (type.startsWith(layer.getKey()) && !layer.getValue().equals("jdk")) {
+                if (type.startsWith(layer.getKey())) {
                     return layer.getValue();
                 }
             }
         }
-        return "jdk";
+        return frames.stream().anyMatch(Profiler::isJava) ? "jdk" : "jvm";
     }
 
-    private static String method(RecordedFrame frame) {
-        return frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+    /** The innermost Java frame, as {@code package.Class.method}; the innermost frame if there is none. */
+    static String hottest(List<String> frames) {
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            if (isJava(frames.get(i))) {
+                return frames.get(i).replace('/', '.');
+            }
+        }
+        return frames.get(frames.size() - 1);
     }
 
-    private static List<Map.Entry<String, Integer>> top(Map<String, Integer> counts, int n) {
-        List<Map.Entry<String, Integer>> sorted = new ArrayList<>(counts.entrySet());
-        sorted.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
+    private static boolean isJava(String frame) {
+        return frame.indexOf('/') > 0 && !frame.endsWith("_[k]") && !frame.contains("::");
+    }
+
+    private static <K> List<Map.Entry<K, Long>> top(Map<K, Long> counts, int n) {
+        List<Map.Entry<K, Long>> sorted = new ArrayList<>(counts.entrySet());
+        sorted.sort(Map.Entry.<K, Long>comparingByValue().reversed());
         return sorted.subList(0, Math.min(n, sorted.size()));
     }
 
-    private static boolean jcmd(long pid, String... command) {
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                String.valueOf(pid)));
-        line.addAll(List.of(command));
+    /** The agent, copied out of the jar into {@code dir}; null (and said why) if this platform has none. */
+    static Path agent(Path dir) throws IOException {
+        try (InputStream in = Profiler.class.getClassLoader().getResourceAsStream(AGENT)) {
+            if (in == null || !"Linux".equals(System.getProperty("os.name")) || !"amd64".equals(System.getProperty("os.arch"))) {
+                System.err.println("ironflow bench: --profile needs Linux on x86-64 (async-profiler's " + AGENT + ")");
+                return null;
+            }
+            Path agent = dir.resolve("libasyncProfiler.so").toAbsolutePath();
+            Files.copy(in, agent, StandardCopyOption.REPLACE_EXISTING);
+            return agent;
+        }
+    }
+
+    /**
+     * {@code jcmd PID JVMTI.agent_load AGENT OPTIONS}: loads the agent (once; later calls reach the loaded one) and
+     * hands it a command. Both arguments are quoted for jcmd, whose parser would take {@code key=value} as its own.
+     */
+    static boolean load(long pid, Path agent, String options) {
+        List<String> line = List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                String.valueOf(pid), "JVMTI.agent_load", '"' + agent.toString() + '"', '"' + options + '"');
         try {
             Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes());
             boolean ok = process.waitFor(JCMD_TIMEOUT_S, TimeUnit.SECONDS) && process.exitValue() == 0
-                    && !output.contains("Could not") && !output.contains("Exception");
+                    && !output.contains("[ERROR]") && !output.contains("Could not") && !output.contains("Exception");
             if (!ok) {
-                System.err.println("ironflow bench: cannot " + command[0] + " on pid " + pid + ": " + output.strip());
+                System.err.println("ironflow bench: cannot profile pid " + pid + " (" + options + "): " + output.strip());
             }
             return ok;
         } catch (IOException e) {
