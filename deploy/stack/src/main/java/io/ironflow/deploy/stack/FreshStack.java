@@ -59,7 +59,11 @@ final class FreshStack implements AutoCloseable {
                 }
             }
         }
-        ProcessBuilder builder = launcher(data, offset);
+        return start(data, launcher(data, offset));
+    }
+
+    /** Starts {@code builder} (a launcher writing into {@code data}) and returns once it reports that it is up. */
+    static FreshStack start(Path data, ProcessBuilder builder) throws IOException, InterruptedException {
         Path log = data.resolveSibling(data.getFileName() + ".log");
         Process launcher = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         FreshStack stack = new FreshStack(launcher, log);
@@ -67,15 +71,17 @@ final class FreshStack implements AutoCloseable {
                 + String.join(" ", builder.command()) + " (output in " + log + ")");
         long deadline = System.nanoTime() + START_DEADLINE.toNanos();
         while (true) {
+            boolean alive = launcher.isAlive(); // before reading: a launcher that stopped has written all it says
             String output = Files.exists(log) ? Files.readString(log) : "";
             if (output.contains("Ironflow is up")) {
                 System.out.println(output.lines().filter(l -> l.contains("Ironflow is up")).findFirst().orElse("").strip());
                 return stack;
             }
-            if (!launcher.isAlive() || System.nanoTime() > deadline) {
+            if (!alive || System.nanoTime() > deadline) {
+                String why = alive ? "did not come up within " + START_DEADLINE.toMinutes() + " min"
+                        : "stopped before it came up (exit code " + launcher.exitValue() + ")";
                 stack.close();
-                throw new IllegalStateException("the stack did not come up within " + START_DEADLINE.toMinutes()
-                        + " min; see " + log + ":\n" + tail(output));
+                throw new IllegalStateException("the stack " + why + "; see " + log + ":\n" + tail(output));
             }
             Thread.sleep(500);
         }
