@@ -29,6 +29,12 @@ final class Profiler {
 
     /** The agent inside the async-profiler jar on the launcher's class path. */
     private static final String AGENT = "linux-x64/libasyncProfiler.so";
+    /**
+     * Its sampling engines, best first: {@code cpu} (perf_events, the only one with the kernel's frames), else
+     * {@code ctimer} (a CPU-time timer per thread, without them) where perf_events are closed to this user
+     * ({@code kernel.perf_event_paranoid}, a container's seccomp profile).
+     */
+    private static final List<String> ENGINES = List.of("cpu", "ctimer");
     private static final long JCMD_TIMEOUT_S = 30;
 
     /**
@@ -65,7 +71,7 @@ final class Profiler {
             String command = process.info().commandLine().orElse("");
             String name = ProcessCpu.nameOf(command, false);
             if (agent != null && name != null && command.contains("java") && !pids.containsKey(name)
-                    && load(process.pid(), agent, "start,event=cpu,interval=1ms")) {
+                    && sample(process.pid(), agent)) {
                 pids.put(name, process.pid());
             }
         }
@@ -77,7 +83,7 @@ final class Profiler {
         StringBuilder out = new StringBuilder(String.format("%nProfile (async-profiler, %s)%n", dir));
         for (var entry : pids.entrySet()) {
             Path file = dir.resolve(entry.getKey().replaceAll("\\W+", "-") + ".collapsed").toAbsolutePath();
-            if (load(entry.getValue(), agent, "stop,collapsed,file=" + file) && Files.exists(file)) {
+            if (load(entry.getValue(), agent, "stop,collapsed,file=" + file, true) && Files.exists(file)) {
                 out.append(summarise(entry.getKey(), file));
             }
         }
@@ -167,11 +173,22 @@ final class Profiler {
         }
     }
 
+    /** Starts sampling JVM {@code pid} every millisecond of CPU, with the best engine it allows. */
+    static boolean sample(long pid, Path agent) {
+        for (int i = 0; i < ENGINES.size(); i++) {
+            if (load(pid, agent, "start,event=" + ENGINES.get(i) + ",interval=1ms", i == ENGINES.size() - 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * {@code jcmd PID JVMTI.agent_load AGENT OPTIONS}: loads the agent (once; later calls reach the loaded one) and
-     * hands it a command. Both arguments are quoted for jcmd, whose parser would take {@code key=value} as its own.
+     * hands it a command; a failure is reported if {@code report}. Both arguments are quoted for jcmd, whose parser
+     * would take {@code key=value} as its own.
      */
-    static boolean load(long pid, Path agent, String options) {
+    static boolean load(long pid, Path agent, String options, boolean report) {
         List<String> line = List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 String.valueOf(pid), "JVMTI.agent_load", '"' + agent.toString() + '"', '"' + options + '"');
         try {
@@ -179,7 +196,7 @@ final class Profiler {
             String output = new String(process.getInputStream().readAllBytes());
             boolean ok = process.waitFor(JCMD_TIMEOUT_S, TimeUnit.SECONDS) && process.exitValue() == 0
                     && !output.contains("[ERROR]") && !output.contains("Could not") && !output.contains("Exception");
-            if (!ok) {
+            if (!ok && report) {
                 System.err.println("ironflow bench: cannot profile pid " + pid + " (" + options + "): " + output.strip());
             }
             return ok;

@@ -30,14 +30,14 @@ class ProfilerTest {
             assertEquals("spinning", new String(busy.getInputStream().readNBytes(8)));
             Path agent = Profiler.agent(dir);
             assertNotNull(agent, "the agent comes with the launcher's class path");
-            assertTrue(Profiler.load(busy.pid(), agent, "start,event=cpu,interval=1ms"));
+            assertTrue(Profiler.sample(busy.pid(), agent));
             TimeUnit.MILLISECONDS.sleep(1500); // the window the profile covers
             Path stacks = dir.resolve("busy.collapsed");
-            assertTrue(Profiler.load(busy.pid(), agent, "stop,collapsed,file=" + stacks));
+            assertTrue(Profiler.load(busy.pid(), agent, "stop,collapsed,file=" + stacks, true));
             String summary = Profiler.summarise("busy", stacks);
             assertTrue(summary.contains(Busy.class.getName() + ".spin"), summary);
             long samples = Long.parseLong(summary.replaceAll("(?s).*busy: (\\d+) CPU samples.*", "$1"));
-            assertTrue(samples > 300, "about one sample per millisecond of CPU: " + summary);
+            assertTrue(samples > 100, "samples every millisecond or few of CPU: " + summary);
         } finally {
             busy.destroyForcibly().waitFor();
         }
