@@ -8,6 +8,7 @@ import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.LockedNode;
 import io.ironflow.conductor.persistence.NodeEntity;
+import io.ironflow.conductor.persistence.NodeRow;
 import io.ironflow.conductor.persistence.ProcessedIntent;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.conductor.work.ConductorIdentity;
@@ -24,6 +25,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -39,7 +41,8 @@ import io.opentelemetry.context.Context;
 /**
  * Applies one intent in one transaction: the change, the processed-intent record, and the outbox rows that
  * announce them (the intent result, the node-state snapshot, the node-events) commit together or not at all. The
- * record and the rows are one statement: the command's rows are held back until the answer is known.
+ * record, the rows and the changed node's row are one statement: the command's rows are held back until the answer
+ * is known, and the node is written by that statement instead of Hibernate's flush ({@link NodeRow}).
  * An intent seen before is answered again, not applied again. A node reserved by running work is retried a few
  * times (Ironic: 3 x 1 s) before the intent is answered NodeLocked.
  * <p>
@@ -209,7 +212,8 @@ public class IntentProcessor {
         }
         return outcome
                 .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
-                .flatMap(result -> record(intent, result));
+                .flatMap(result -> result.accepted() && result.node() != null && result.node() == lockedNode
+                        ? recordWithNode(intent, result) : record(intent, result));
     }
 
     /** A refused intent changes nothing; its answer still carries the node as it is, when there is one. */
@@ -231,10 +235,34 @@ public class IntentProcessor {
      */
     private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
-        UUID node = NodeNames.isUuid(intent.getNodeUuid()) ? UUID.fromString(intent.getNodeUuid()) : null;
-        var processed = new Outbox.Prelude(PROCESSED, Arrays.asList(intent.getIntentId(), node, outcome.accepted(),
-                outcome.code(), outcome.errorMessage(), now), ProcessedIntent.class);
+        var processed = new Outbox.Prelude(PROCESSED, processed(intent, outcome, now), ProcessedIntent.class);
         return Outbox.appendHeld(processed, answer(intent, outcome, now)).replaceWith(outcome);
+    }
+
+    /**
+     * {@link #record}s an accepted change to the node this transaction locked, and writes the node's row in the same
+     * statement ({@link NodeRow}): the entity is detached first, so Hibernate does not flush it at commit. A node the
+     * session no longer holds (deleted, or cleared) is left to whoever let it go.
+     */
+    private Uni<Outcome> recordWithNode(NodeIntent intent, Outcome outcome) {
+        return Panache.getSession().flatMap(session -> {
+            if (!session.contains(outcome.node())) {
+                return record(intent, outcome);
+            }
+            session.detach(outcome.node());
+            Instant now = now();
+            List<Object> parameters = new ArrayList<>(processed(intent, outcome, now));
+            String written = NodeRow.updateCte("written", parameters.size() + 1);
+            parameters.addAll(NodeRow.parameters(outcome.node()));
+            var prelude = new Outbox.Prelude(PROCESSED + ", " + written, parameters, ProcessedIntent.class, NodeEntity.class);
+            return Outbox.appendHeld(prelude, answer(intent, outcome, now)).replaceWith(outcome);
+        });
+    }
+
+    /** The parameters of {@link #PROCESSED}. */
+    private static List<Object> processed(NodeIntent intent, Outcome outcome, Instant now) {
+        UUID node = NodeNames.isUuid(intent.getNodeUuid()) ? UUID.fromString(intent.getNodeUuid()) : null;
+        return Arrays.asList(intent.getIntentId(), node, outcome.accepted(), outcome.code(), outcome.errorMessage(), now);
     }
 
     private Uni<Outcome> answerAgain(NodeIntent intent, ProcessedIntent previous) {

@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -121,9 +122,10 @@ public final class Outbox {
     /**
      * A data-modifying common table expression written in the same statement as outbox rows, such as the
      * record of an answered intent: {@code name AS (INSERT ...)} with parameters {@code ?1} to {@code ?n}, into the
-     * table of the entity {@code writes}. PostgreSQL runs it once whether or not the INSERT reads it.
+     * tables of the entities {@code writes} (several expressions, separated by commas, may write several).
+     * PostgreSQL runs each once whether or not the INSERT reads it.
      */
-    public record Prelude(String cte, List<Object> parameters, Class<?> writes) {
+    public record Prelude(String cte, List<Object> parameters, Class<?>... writes) {
     }
 
     private static Uni<Void> insert(Prelude prelude, List<Entry> entries) {
@@ -156,12 +158,19 @@ public final class Outbox {
         }
         return Panache.getSession().flatMap(session -> {
             var insert = session.createNativeQuery(sql.toString(),
-                    prelude == null ? OUTBOX : new AffectedEntities(OutboxEvent.class, prelude.writes()));
+                    prelude == null ? OUTBOX : affected(prelude));
             for (int i = 0; i < parameters.length; i++) {
                 insert.setParameter(i + 1, parameters[i]);
             }
             return insert.executeUpdate();
         }).replaceWithVoid();
+    }
+
+    /** What a statement with {@code prelude} writes: the outbox and the prelude's tables. */
+    private static AffectedEntities affected(Prelude prelude) {
+        Class<?>[] entities = Arrays.copyOf(prelude.writes(), prelude.writes().length + 1);
+        entities[entities.length - 1] = OutboxEvent.class;
+        return new AffectedEntities(entities);
     }
 
     /** Adds a tombstone (a null value) for the node: on a compacted topic it removes the key. */
