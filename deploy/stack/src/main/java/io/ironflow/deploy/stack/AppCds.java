@@ -74,8 +74,8 @@ final class AppCds {
 
     /**
      * The newest settled archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
-     * a rebuild made stale and what a writer killed while assembling its AOT cache left behind (its
-     * {@code .aot.config}); and the archives of {@code prefix} the newest supersedes.
+     * a rebuild made stale, the settled ones left empty, and what a writer killed while assembling its AOT cache
+     * left behind (its {@code .aot.config}); and the archives of {@code prefix} the newest supersedes.
      */
     private static Optional<Path> current(Path dir, String prefix, FileTime built) throws IOException {
         Instant settled = Instant.now().minus(SETTLED);
@@ -87,7 +87,8 @@ final class AppCds {
         List<Path> ours = new ArrayList<>(); // newest first
         for (Path file : files) {
             boolean archive = file.toString().endsWith(SUFFIX);
-            if (archive ? modified(file).compareTo(built) <= 0 : isSettled(file, settled)) {
+            boolean stale = archive && (modified(file).compareTo(built) <= 0 || isSettled(file, settled) && isEmpty(file));
+            if (archive ? stale : isSettled(file, settled)) {
                 Files.deleteIfExists(file);
             } else if (archive && file.getFileName().toString().startsWith(prefix)) {
                 ours.add(file);
@@ -100,6 +101,18 @@ final class AppCds {
             }
         }
         return newest;
+    }
+
+    /**
+     * An archive file its writer created but never filled: the JDK 25 assembly creates the file first, and a stop
+     * or a copy in between leaves it empty. A JVM started on it logs an error and loads every class itself.
+     */
+    private static boolean isEmpty(Path file) {
+        try {
+            return Files.size(file) == 0;
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private static boolean isSettled(Path file, Instant settled) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Which class-data archive a service JVM is started with: written at exit when there is none, used once it has
  * settled, never used by a JVM whose flags differ from its writer's (a JDK 25 JVM refuses to start on an AOT
- * cache it cannot map), and never after a rebuild.
+ * cache it cannot map), never when its writer left it empty, and never after a rebuild.
  */
 class AppCdsTest {
 
@@ -51,6 +51,15 @@ class AppCdsTest {
         Files.writeString(writtenBy(AppCds.options(jar, FLAGS)), "half an archive"); // modified just now
 
         writtenBy(AppCds.options(jar, FLAGS));
+    }
+
+    @Test
+    void anArchiveLeftEmptyIsRemovedAndWrittenAgain() throws IOException {
+        Path empty = settle(Files.writeString(writtenBy(AppCds.options(jar, FLAGS)), ""));
+
+        Path again = writtenBy(AppCds.options(jar, FLAGS));
+        assertNotEquals(empty, again);
+        assertFalse(Files.exists(empty));
     }
 
     @Test
