@@ -55,11 +55,15 @@ final class Profiler {
     private final Map<String, Long> pids;
     private final Path dir;
     private final Path agent;
+    /** Stops the sampling if the benchmark is ended (Ctrl-C, SIGTERM) before {@link #stopAndSummarise}. */
+    private final Thread stopAtExit;
 
     private Profiler(Map<String, Long> pids, Path dir, Path agent) {
         this.pids = pids;
         this.dir = dir;
         this.agent = agent;
+        this.stopAtExit = new Thread(() -> pids.values().forEach(pid -> load(pid, agent, "stop", false)), "profiler-stop");
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
     /** Starts profiling every JVM of {@code stack} (by its report name); the stacks go into {@code dir}. */
@@ -80,6 +84,11 @@ final class Profiler {
 
     /** Stops profiling and returns the summary as text. */
     String stopAndSummarise() throws IOException {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException exiting) {
+            return ""; // the hook stops the sampling
+        }
         StringBuilder out = new StringBuilder(String.format("%nProfile (async-profiler, %s)%n", dir));
         for (var entry : pids.entrySet()) {
             Path file = dir.resolve(entry.getKey().replaceAll("\\W+", "-") + ".collapsed").toAbsolutePath();
@@ -98,10 +107,10 @@ final class Profiler {
         try (Stream<String> lines = Files.lines(collapsed)) {
             for (String line : (Iterable<String>) lines::iterator) {
                 int space = line.lastIndexOf(' ');
-                if (space < 0) {
-                    continue;
+                long count = space < 0 ? -1 : count(line.substring(space + 1));
+                if (count < 0) {
+                    continue; // not a stack and its count (a line cut short when a JVM stopped mid-write)
                 }
-                long count = Long.parseLong(line.substring(space + 1).strip());
                 List<String> frames = List.of(line.substring(0, space).split(";")); // outermost first
                 samples += count;
                 layers.merge(layer(frames), count, Long::sum);
@@ -117,12 +126,25 @@ final class Profiler {
         return out.toString();
     }
 
+    private static long count(String text) {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The layer of one sample, its frames outermost first. The collector's work runs in its own threads (the VM
+     * thread's operations, the GC workers); an allocation's slow path in a Java thread counts for its caller.
+     */
     static String layer(List<String> frames) {
         if (frames.get(frames.size() - 1).endsWith("_[k]")) {
             return "kernel";
         }
         for (String frame : frames) {
-            if (frame.startsWith("VM_Operation::evaluate") || frame.startsWith("GCTaskThread") || frame.contains("Heap::")) {
+            if (frame.startsWith("VM_Operation::evaluate") || frame.startsWith("GCTaskThread")
+                    || frame.startsWith("ConcurrentGCThread::") || frame.startsWith("WorkerThread::")) {
                 return "gc";
             }
             if (frame.startsWith("CompileBroker::")) {
@@ -191,10 +213,16 @@ final class Profiler {
     static boolean load(long pid, Path agent, String options, boolean report) {
         List<String> line = List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 String.valueOf(pid), "JVMTI.agent_load", '"' + agent.toString() + '"', '"' + options + '"');
+        Path log = null;
         try {
-            Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes());
-            boolean ok = process.waitFor(JCMD_TIMEOUT_S, TimeUnit.SECONDS) && process.exitValue() == 0
+            log = Files.createTempFile("ironflow-jcmd", ".log"); // read after the exit: a pipe could block past the deadline
+            Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            boolean exited = process.waitFor(JCMD_TIMEOUT_S, TimeUnit.SECONDS);
+            if (!exited) {
+                process.destroyForcibly();
+            }
+            String output = exited ? Files.readString(log) : "jcmd did not answer within " + JCMD_TIMEOUT_S + " s";
+            boolean ok = exited && process.exitValue() == 0
                     && !output.contains("[ERROR]") && !output.contains("Could not") && !output.contains("Exception");
             if (!ok && report) {
                 System.err.println("ironflow bench: cannot profile pid " + pid + " (" + options + "): " + output.strip());
@@ -206,6 +234,14 @@ final class Profiler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        } finally {
+            if (log != null) {
+                try {
+                    Files.deleteIfExists(log);
+                } catch (IOException ignored) {
+                    // a temporary file left behind
+                }
+            }
         }
     }
 }

@@ -52,19 +52,24 @@ class ProfilerTest {
         assertEquals("jit", Profiler.layer(List.of("clone3", "CompileBroker::compiler_thread_loop", "C2Compiler::compile_method")));
         assertEquals("hibernate", Profiler.layer(List.of("java/lang/Thread.run", "io/ironflow/conductor/intents/IntentProcessor.process",
                 "org/hibernate/reactive/session/impl/ReactiveSessionImpl.reactiveFlush", "java/util/HashMap.get")));
+        assertEquals("gc", Profiler.layer(List.of("clone3", "Thread::call_run", "WorkerThread::run", "G1EvacuateRegionsTask::work")));
         assertEquals("jdk", Profiler.layer(List.of("java/lang/Thread.run", "java/util/HashMap.get")));
+        assertEquals("kafka client", Profiler.layer(List.of("java/lang/Thread.run", "org/apache/kafka/Foo.bar",
+                "OptoRuntime::new_array_C", "MemAllocator::allocate", "SerialHeap::mem_allocate_work")),
+                "an allocation's slow path counts for its caller, not for the collector");
         assertEquals("jvm", Profiler.layer(List.of("clone3", "Thread::call_run", "WatcherThread::run")));
         assertEquals("io.netty.channel.socket.nio.NioSocketChannel.doWrite", Profiler.hottest(List.of("java/lang/Thread.run",
                 "io/netty/channel/socket/nio/NioSocketChannel.doWrite", "__GI___libc_write", "tcp_sendmsg_[k]")));
     }
 
     @Test
-    void theSummaryAddsUpEveryLine() throws Exception {
+    void theSummaryAddsUpEveryLineAndSkipsOneCutShort() throws Exception {
         Path stacks = dir.resolve("x.collapsed");
         Files.writeString(stacks, """
                 java/lang/Thread.run;org/hibernate/Foo.bar 30
                 java/lang/Thread.run;io/netty/Channel.write;tcp_sendmsg_[k] 50
                 clone3;VM_Operation::evaluate;SerialHeap::collect 20
+                java/lang/Thread.run;io/netty/Channel.wr
                 """);
         String summary = Profiler.summarise("x", stacks);
         assertTrue(summary.contains("x: 100 CPU samples"), summary);
