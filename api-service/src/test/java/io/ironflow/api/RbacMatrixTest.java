@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.events.CreatePort;
+import io.ironflow.events.CreatePortgroup;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.events.PortSnapshot;
+import io.ironflow.events.PortgroupSnapshot;
 import io.ironflow.events.ValidateNode;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.NodeOwnership;
@@ -90,9 +94,17 @@ class RbacMatrixTest extends WithFakeConductor {
             othersNode = NodeTable.insert(jdbcUrl, NodeTable.Row.named("others-node"));
             NodeTable.set(jdbcUrl, othersNode, "owner", Persona.OTHER_PROJECT);
             conductor.answerEveryOtherNode(intent -> {
-                IntentResult accepted = FakeConductor.accepted(intent, 202, NodeSnapshot.newBuilder()
+                NodeSnapshot.Builder snapshot = NodeSnapshot.newBuilder()
                         .setUuid(intent.getNodeUuid()).setRevision(2).setDriver("fake-hardware").setProvisionState("enroll")
-                        .setOwner(Persona.OWNER_PROJECT).setLessee(Persona.LESSEE_PROJECT).setCreatedAt(Instant.now()).build());
+                        .setOwner(Persona.OWNER_PROJECT).setLessee(Persona.LESSEE_PROJECT).setCreatedAt(Instant.now());
+                if (intent.getCommand() instanceof CreatePort port) { // the answer carries what was created
+                    snapshot.setPorts(List.of(PortSnapshot.newBuilder().setUuid(port.getPortUuid())
+                            .setAddress(port.getAddress()).setCreatedAt(Instant.now()).build()));
+                } else if (intent.getCommand() instanceof CreatePortgroup portgroup) {
+                    snapshot.setPortgroups(List.of(PortgroupSnapshot.newBuilder().setUuid(portgroup.getPortgroupUuid())
+                            .setCreatedAt(Instant.now()).build()));
+                }
+                IntentResult accepted = FakeConductor.accepted(intent, 202, snapshot.build());
                 return intent.getCommand() instanceof ValidateNode
                         ? IntentResult.newBuilder(accepted).setValidation("{}").build() : accepted;
             });
@@ -145,6 +157,34 @@ class RbacMatrixTest extends WithFakeConductor {
             Response response = as(persona).contentType("application/json").body("{\"driver\": \"fake-hardware\"}")
                     .post("/v1/nodes");
             assertEquals(allowed ? 201 : 403, response.statusCode(), persona + ": " + response.asString());
+        }
+    }
+
+    /**
+     * A port's or portgroup's node is named in the body: a node the caller may not see is Ironic's 404 for a port
+     * and its 400 (NodeNotFound in the body) for a portgroup, one it sees but may not add to is 403.
+     */
+    @Test
+    void portsAndPortgroupsAreCreatedOnlyWhereThePolicyAllows() {
+        nodes();
+        for (Persona persona : Persona.values()) {
+            for (String kind : List.of("port", "portgroup")) {
+                Policy.Decision expected = POLICY.decide(Set.of("baremetal:" + kind + ":create"), persona.principal(), Persona.NODE);
+                int before = conductor.intentsFor(node).size();
+                String body = kind.equals("port") ? "{\"node_uuid\": \"" + node + "\", \"address\": \"52:54:00:00:00:"
+                        + String.format("%02x", persona.ordinal()) + "\"}" : "{\"node_uuid\": \"" + node + "\"}";
+                Response response = as(persona).contentType("application/json").body(body).post("/v1/" + kind + "s");
+                if (expected == Policy.Decision.ALLOWED) {
+                    assertEquals(201, response.statusCode(), kind + " as " + persona + ": " + response.asString());
+                    assertEquals(before + 1, conductor.intentsFor(node).size(), kind + " as " + persona);
+                    continue;
+                }
+                int status = expected == Policy.Decision.NOT_FOUND && kind.equals("portgroup") ? 400 : expected.status;
+                assertEquals(status, response.statusCode(), kind + " as " + persona + ": " + response.asString());
+                assertTrue(response.asString().contains("could not be found") || response.asString().contains("Access was denied"),
+                        response.asString());
+                assertEquals(before, conductor.intentsFor(node).size(), kind + " as " + persona + " sent an intent though refused");
+            }
         }
     }
 

@@ -128,14 +128,11 @@ public class PortgroupsResource {
                             "Invalid input for field/attribute standalone_ports_supported. Value: "));
         }
         Principal who = access.caller();
-        return nodes.find(nodeIdent).flatMap(node -> {
-            if (node == null || !access.allows(who, "baremetal:node:get", node)) {
-                // Ironic: NodeNotFound answered 400 in a portgroup's body (also for a node the caller may not see)
-                throw ApiError.badRequest("Node " + nodeIdent + " could not be found.");
-            }
-            access.require(who, Set.of("baremetal:portgroup:create"), node, nodeIdent);
-            return intents.submit(node.getUuid(), command.build(), who);
-        }).map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
+        // Ironic: NodeNotFound is answered 400 in a portgroup's body (also for a node the caller may not see)
+        return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:portgroup:create"))
+                .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
+                        ? ApiError.badRequest("Node " + nodeIdent + " could not be found.") : e)
+                .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who)).map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                 .location(URI.create(uri.getBaseUri() + "v1/portgroups/" + uuid))
                 .entity(render(result, uuid, uri)).build());
     }
