@@ -1,5 +1,6 @@
 package io.ironflow.conductor.persistence;
 
+import static io.ironflow.conductor.testing.Transactions.inTransaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -9,10 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.testing.Sql;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -21,8 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.hibernate.metamodel.MappingMetamodel;
 import org.hibernate.reactive.mutiny.Mutiny;
 import org.junit.jupiter.api.Test;
@@ -76,14 +73,14 @@ class JsonMapSnapshotTest {
         Map<String, Object> info = Map.of("ipmi", Map.of("address", "10.0.0.1", "ports", List.of(623)));
         NewNode created = new NewNode(uuid, null, "fake-hardware", info, Map.of(), Map.of(), Map.of(), null, null,
                 null, null, null, "", Map.of(), null);
-        inTransaction(() -> NodeEntity.enroll(created, "test", Instant.now()).persist().replaceWithVoid());
+        inTransaction(vertx, () -> NodeEntity.enroll(created, "test", Instant.now()).persist().replaceWithVoid());
         String written = Sql.query("SELECT xmin FROM nodes WHERE uuid = '" + uuid + "'");
 
-        inTransaction(() -> NodeEntity.<NodeEntity>findById(uuid).replaceWithVoid());
+        inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).replaceWithVoid());
         assertEquals(written, Sql.query("SELECT xmin FROM nodes WHERE uuid = '" + uuid + "'"),
                 "a node loaded and left alone was written");
 
-        inTransaction(() -> NodeEntity.<NodeEntity>findById(uuid).invoke(node -> {
+        inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).invoke(node -> {
             @SuppressWarnings("unchecked")
             Map<String, Object> ipmi = (Map<String, Object>) node.driverInfo.get("ipmi");
             ipmi.put("address", "10.0.0.2");
@@ -93,9 +90,5 @@ class JsonMapSnapshotTest {
         }).replaceWithVoid());
         assertEquals("10.0.0.2", Sql.query("SELECT driver_info->'ipmi'->>'address' FROM nodes WHERE uuid = '" + uuid + "'"));
         assertEquals("[623, 624]", Sql.query("SELECT driver_info->'ipmi'->>'ports' FROM nodes WHERE uuid = '" + uuid + "'"));
-    }
-
-    private void inTransaction(Supplier<Uni<Void>> work) throws Exception {
-        FreshContext.run(vertx, () -> Panache.withTransaction(work)).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 }

@@ -1,5 +1,6 @@
 package io.ironflow.conductor.persistence;
 
+import static io.ironflow.conductor.testing.Transactions.inTransaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -24,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,11 +42,11 @@ class NodeRowTest {
     @Test
     void everyFieldIsWrittenAndReadBackAsHibernateReadsIt() throws Exception {
         UUID uuid = enrolled();
-        NodeEntity changed = inTransaction(() -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+        NodeEntity changed = inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
             fields().forEach(field -> set(field, node, changedValue(field)));
             return write(node).replaceWith(node);
         }));
-        NodeEntity read = inTransaction(() -> NodeEntity.findById(uuid));
+        NodeEntity read = inTransaction(vertx, () -> NodeEntity.findById(uuid));
         for (Field field : fields()) {
             Object before = changedValue(field);
             assertTrue(Objects.deepEquals(before, field.get(read)), field.getName() + ": wrote " + format(before)
@@ -59,19 +58,19 @@ class NodeRowTest {
     @Test
     void nullsAreWrittenAsNulls() throws Exception {
         UUID uuid = enrolled();
-        inTransaction(() -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+        inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
             node.name = "named-" + uuid;
             node.cleanStep = Map.of("step", "erase_devices");
             node.lastError = "failed";
             return write(node);
         }));
-        inTransaction(() -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+        inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
             node.name = null;
             node.cleanStep = null;
             node.lastError = null;
             return write(node);
         }));
-        NodeEntity read = inTransaction(() -> NodeEntity.findById(uuid));
+        NodeEntity read = inTransaction(vertx, () -> NodeEntity.findById(uuid));
         assertEquals(null, read.name);
         assertEquals(null, read.cleanStep);
         assertEquals(null, read.lastError);
@@ -104,7 +103,7 @@ class NodeRowTest {
         UUID uuid = UUID.randomUUID();
         NewNode created = new NewNode(uuid, null, "fake-hardware", Map.of("ipmi_address", "10.0.0.1"), Map.of(),
                 Map.of(), Map.of(), null, null, null, null, null, "", Map.of(), null);
-        inTransaction(() -> NodeEntity.enroll(created, "test", Instant.now()).persist().replaceWithVoid());
+        inTransaction(vertx, () -> NodeEntity.enroll(created, "test", Instant.now()).persist().replaceWithVoid());
         return uuid;
     }
 
@@ -169,9 +168,5 @@ class NodeRowTest {
 
     private static String format(Object value) {
         return value instanceof Object[] array ? Arrays.toString(array) : String.valueOf(value);
-    }
-
-    private <T> T inTransaction(Supplier<Uni<T>> work) throws Exception {
-        return FreshContext.run(vertx, () -> Panache.withTransaction(work)).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 }
