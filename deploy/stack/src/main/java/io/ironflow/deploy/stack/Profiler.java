@@ -55,15 +55,36 @@ final class Profiler {
     private final Map<String, Long> pids;
     private final Path dir;
     private final Path agent;
-    /** Stops the sampling if the benchmark is ended (Ctrl-C, SIGTERM) before {@link #stopAndSummarise}. */
+    /**
+     * Stops the sampling if the benchmark is ended (Ctrl-C, SIGTERM) before {@link #stopAndSummarise}: every JVM at
+     * once, so the exit waits one jcmd deadline at most, not one per JVM.
+     */
     private final Thread stopAtExit;
 
     private Profiler(Map<String, Long> pids, Path dir, Path agent) {
         this.pids = pids;
         this.dir = dir;
         this.agent = agent;
-        this.stopAtExit = new Thread(() -> pids.values().forEach(pid -> load(pid, agent, "stop", false)), "profiler-stop");
+        this.stopAtExit = new Thread(this::stopEverywhere, "profiler-stop");
         Runtime.getRuntime().addShutdownHook(stopAtExit);
+    }
+
+    /** Sends "stop" to every profiled JVM, each from a thread of its own, and waits for all of them. */
+    private void stopEverywhere() {
+        List<Thread> stops = new ArrayList<>();
+        for (long pid : pids.values()) {
+            Thread stop = new Thread(() -> load(pid, agent, "stop", false), "profiler-stop-" + pid);
+            stop.start();
+            stops.add(stop);
+        }
+        for (Thread stop : stops) {
+            try {
+                stop.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Starts profiling every JVM of {@code stack} (by its report name); the stacks go into {@code dir}. */
