@@ -132,9 +132,10 @@ public class PortgroupsResource {
         return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:portgroup:create"))
                 .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
                         ? ApiError.badRequest("Node " + nodeIdent + " could not be found.") : e)
-                .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who)).map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
-                .location(URI.create(uri.getBaseUri() + "v1/portgroups/" + uuid))
-                .entity(render(result, uuid, uri)).build());
+                .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who))
+                .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
+                        .location(URI.create(uri.getBaseUri() + "v1/portgroups/" + uuid))
+                        .entity(render(result, uuid, uri)).build());
     }
 
     /** RFC 6902 JSON Patch over the portgroup's writable fields; the conductor applies it. */
