@@ -1,5 +1,6 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -214,17 +215,8 @@ class FaultSuiteTest {
                 .anyMatch(r -> poisonKey.equals(r.key())), "the poison record was dead-lettered");
         // Every redelivered intent is answered again (results agree, checked below) and applies nothing.
         Set<String> ids = new HashSet<>(again.stream().map(NodeIntent::getIntentId).toList());
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        long answered = 0;
-        while (Instant.now().isBefore(deadline)) {
-            Map<String, Integer> counts = resultCounts();
-            answered = ids.stream().filter(id -> counts.getOrDefault(id, 0) >= 2).count();
-            if (answered == ids.size()) {
-                break;
-            }
-            Thread.sleep(1000);
-        }
-        assertEquals(ids.size(), answered, "every redelivered intent was answered again");
+        await("every redelivered intent answered again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> answeredTwice(ids), answered -> answered == ids.size());
         assertEquals(before, query("SELECT string_agg(uuid || ':' || revision, ',' ORDER BY uuid) FROM nodes"),
                 "duplicates changed no node");
         figures.add(checkInvariants("duplicates, reordering, poison", List.of(), null, null));
@@ -450,38 +442,33 @@ class FaultSuiteTest {
      * and nothing left in the outbox.
      */
     private void awaitRest() throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                if (unconsumedIntents() == 0 && "0".equals(query("SELECT count(*) FROM outbox")) && "0".equals(query("SELECT count(*) FROM nodes"
-                        + " WHERE reservation IS NOT NULL OR provision_state LIKE '%ing' OR provision_state LIKE '%wait%'"))) {
-                    Thread.sleep(2000); // results in flight reach the topics
-                    return;
-                }
-            } catch (SQLException | ExecutionException | TimeoutException e) {
-                // the database or the broker is still coming back
-            }
-            Thread.sleep(1000);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers()))) {
+            await("the stack at rest").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                    // the database or the broker may still be coming back
+                    .ignoreExceptionsMatching(e -> e instanceof SQLException || e instanceof ExecutionException
+                            || e instanceof TimeoutException)
+                    .until(() -> unconsumedIntents(admin) == 0 && "0".equals(query("SELECT count(*) FROM outbox"))
+                            && "0".equals(query("SELECT count(*) FROM nodes WHERE reservation IS NOT NULL"
+                                    + " OR provision_state LIKE '%ing' OR provision_state LIKE '%wait%'")));
         }
+        Thread.sleep(2000); // results in flight reach the topics
     }
 
     /** Intents on the topic past the conductors' committed offsets. */
-    private long unconsumedIntents() throws Exception {
+    private static long unconsumedIntents(Admin admin) throws Exception {
         String topic = Topic.NODE_INTENTS.topicName();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers()))) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("ironflow-conductor")
-                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (var partition : admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()) {
-                latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
-            }
-            long behind = 0;
-            for (var end : admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
-                OffsetAndMetadata at = committed.get(end.getKey());
-                behind += end.getValue().offset() - (at == null ? 0 : at.offset());
-            }
-            return behind;
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("ironflow-conductor")
+                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (var partition : admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()) {
+            latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
         }
+        long behind = 0;
+        for (var end : admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
+            OffsetAndMetadata at = committed.get(end.getKey());
+            behind += end.getValue().offset() - (at == null ? 0 : at.offset());
+        }
+        return behind;
     }
 
     private Set<String> edges() throws Exception {
@@ -512,6 +499,12 @@ class FaultSuiteTest {
             }
             return intents;
         }
+    }
+
+    /** How many of {@code ids} have been answered at least twice. */
+    private long answeredTwice(Set<String> ids) {
+        Map<String, Integer> counts = resultCounts();
+        return ids.stream().filter(id -> counts.getOrDefault(id, 0) >= 2).count();
     }
 
     private Map<String, Integer> resultCounts() {
