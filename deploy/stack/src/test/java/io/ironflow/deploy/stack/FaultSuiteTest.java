@@ -1,6 +1,7 @@
 package io.ironflow.deploy.stack;
 
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultSuiteTest {
+
+    /** {@link #motion} when nothing moves. */
+    private static final String AT_REST = "intents unconsumed {}, outbox rows 0, nodes busy 0";
 
     private static final int OPERATORS = Integer.getInteger("faults.operators", 50);
     private static final Duration CHAOS = Duration.ofSeconds(Long.getLong("faults.chaos.seconds", 120));
@@ -447,15 +451,20 @@ class FaultSuiteTest {
                     // the database or the broker may still be coming back
                     .ignoreExceptionsMatching(e -> e instanceof SQLException || e instanceof ExecutionException
                             || e instanceof TimeoutException)
-                    .until(() -> unconsumedIntents(admin) == 0 && "0".equals(query("SELECT count(*) FROM outbox"))
-                            && "0".equals(query("SELECT count(*) FROM nodes WHERE reservation IS NOT NULL"
-                                    + " OR provision_state LIKE '%ing' OR provision_state LIKE '%wait%'")));
+                    .until(() -> motion(admin), equalTo(AT_REST));
         }
         Thread.sleep(2000); // results in flight reach the topics
     }
 
-    /** Intents on the topic past the conductors' committed offsets. */
-    private static long unconsumedIntents(Admin admin) throws Exception {
+    /** What still moves ({@link #AT_REST} when nothing does); a wait that times out reports the last of it. */
+    private String motion(Admin admin) throws Exception {
+        return "intents unconsumed " + unconsumedIntents(admin) + ", outbox rows " + query("SELECT count(*) FROM outbox")
+                + ", nodes busy " + query("SELECT count(*) FROM nodes WHERE reservation IS NOT NULL"
+                        + " OR provision_state LIKE '%ing' OR provision_state LIKE '%wait%'");
+    }
+
+    /** Intents on the topic past the conductors' committed offsets, by partition (only those behind). */
+    private static Map<Integer, Long> unconsumedIntents(Admin admin) throws Exception {
         String topic = Topic.NODE_INTENTS.topicName();
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("ironflow-conductor")
                 .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
@@ -463,10 +472,13 @@ class FaultSuiteTest {
         for (var partition : admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()) {
             latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
         }
-        long behind = 0;
+        Map<Integer, Long> behind = new java.util.TreeMap<>();
         for (var end : admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
             OffsetAndMetadata at = committed.get(end.getKey());
-            behind += end.getValue().offset() - (at == null ? 0 : at.offset());
+            long lag = end.getValue().offset() - (at == null ? 0 : at.offset());
+            if (lag != 0) {
+                behind.put(end.getKey().partition(), lag);
+            }
         }
         return behind;
     }
