@@ -1,7 +1,9 @@
 package io.ironflow.conductor.scenarios;
 
 import io.ironflow.conductor.testing.Conductor;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +97,25 @@ class OneViewAllocationTest {
                 .setRequestId(request.getRequestId()).setNodeUuid(request.getNodeUuid()).setAction(request.getAction())
                 .setSuccess(success).setServerProfileUri(profile).setErrorMessage(error).setInUseByOneView(inUseByOneView)
                 .setPowerState(powerState).setCompletedAt(Instant.now()).build());
+    }
+
+    /**
+     * An answer no conductor can decode is dead-lettered with the decoder's reason and committed although nothing
+     * follows it on its partition (else every rebalance would dead-letter it again).
+     */
+    @Test
+    void aPoisonAnswerIsDeadLetteredAndCommitted() {
+        String poisonKey = UUID.randomUUID().toString();
+        RecordMetadata poison = kafka.sendRaw(Topic.ALLOCATION_RESULTS.topicName(), poisonKey,
+                "not avro".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> letter = kafka.readRaw(Topic.ALLOCATION_RESULTS_DLQ.topicName(), Conductor.WAIT,
+                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key()))).stream()
+                .filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        assertTrue(new String(letter.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .contains("not an AllocationResult"));
+        assertNotNull(letter.headers().lastHeader("deserialization-failure-reason"), "the decoder's own reason is kept");
+        await("the poison record committed").atMost(Conductor.WAIT).until(() -> kafka.committedOffset(
+                "ironflow-conductor-allocations", Topic.ALLOCATION_RESULTS.topicName(), poison.partition()) > poison.offset());
     }
 
     @Test

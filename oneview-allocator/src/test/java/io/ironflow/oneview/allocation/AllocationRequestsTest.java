@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.awaitility.Awaitility.await;
 
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
@@ -38,6 +39,8 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -286,6 +289,31 @@ class AllocationRequestsTest {
         }
         assertNotNull(theirs);
         assertTrue(patches(node).isEmpty(), "power changes no node field through intents");
+    }
+
+    /**
+     * A record no allocator can decode is dead-lettered with the decoder's reason, committed although nothing
+     * follows it on its partition (else every rebalance would dead-letter it again), and the next request is
+     * answered.
+     */
+    @Test
+    void aPoisonRequestIsDeadLetteredCommittedAndTheNextIsAnswered() {
+        String poisonKey = UUID.randomUUID().toString();
+        RecordMetadata poison = kafka.sendRaw(Topic.ALLOCATION_REQUESTS.topicName(), poisonKey,
+                "not avro".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> letter = kafka.readRaw(Topic.ALLOCATION_REQUESTS_DLQ.topicName(), Duration.ofSeconds(30),
+                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key()))).stream()
+                .filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        assertTrue(new String(letter.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .contains("not an AllocationRequest"));
+        assertNotNull(letter.headers().lastHeader("deserialization-failure-reason"), "the decoder's own reason is kept");
+        await("the poison record committed").atMost(Duration.ofSeconds(30)).until(() -> kafka.committedOffset(
+                "ironflow-oneview-allocator", Topic.ALLOCATION_REQUESTS.topicName(), poison.partition()) > poison.offset());
+
+        String node = UUID.randomUUID().toString();
+        AllocationRequest late = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardwareUri(5), null);
+        late.setDeadline(Instant.now().minusSeconds(1));
+        assertFalse(send(late).getSuccess());
     }
 
     @Test

@@ -7,13 +7,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -70,13 +75,13 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
-    /** Sends bytes that are not a registry-framed Avro record: a poison record. */
-    public void sendRaw(String topic, String key, byte[] value) {
+    /** Sends bytes that are not a registry-framed Avro record: a poison record. Returns where it landed. */
+    public RecordMetadata sendRaw(String topic, String key, byte[] value) {
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(config(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName())))) {
-            raw.send(new ProducerRecord<>(topic, key, value)).get();
+            return raw.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }
@@ -138,6 +143,17 @@ public final class KafkaTestClient implements AutoCloseable {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             return records;
+        }
+    }
+
+    /** The offset {@code group} has committed on the partition, -1 if none: the next record it will read. */
+    public long committedOffset(String group, String topic, int partition) {
+        try (Admin admin = Admin.create(config(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)))) {
+            OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS).get(new TopicPartition(topic, partition));
+            return committed == null ? -1 : committed.offset();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the offsets " + group + " committed", e);
         }
     }
 
