@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -89,20 +91,21 @@ public final class KafkaTestClient implements AutoCloseable {
 
     /**
      * Reads {@code topic} from the beginning of every partition until what was read satisfies {@code until},
-     * or {@code timeout} passes; returns everything read. Avro values come back as the generated classes.
+     * or {@code timeout} passes; returns everything read. Avro values come back as the generated classes; a record
+     * that is not one (a poison record) is passed over.
      */
     public <V> List<ConsumerRecord<String, V>> read(String topic, Duration timeout,
             Predicate<List<ConsumerRecord<String, V>>> until) {
-        return readFromStart(topic, AvroKafkaDeserializer.class.getName(), timeout, until);
+        return readFromStart(topic, AvroKafkaDeserializer.class.getName(), timeout, (records, consumer) -> until.test(records));
     }
 
     /** Like {@link #read} but values stay bytes, for records that are not registry-framed Avro (dead letters). */
     public List<ConsumerRecord<String, byte[]>> readRaw(String topic, Duration timeout,
             Predicate<List<ConsumerRecord<String, byte[]>>> until) {
-        return readFromStart(topic, ByteArrayDeserializer.class.getName(), timeout, until);
+        return readFromStart(topic, ByteArrayDeserializer.class.getName(), timeout, (records, consumer) -> until.test(records));
     }
 
-    /** Everything {@code topic} holds now: read from the beginning up to each partition's current end. */
+    /** Everything {@code topic} holds now: read from the beginning up to each partition's current end (poison passed over). */
     public <V> List<ConsumerRecord<String, V>> readAll(String topic, Duration timeout) {
         return readAll(topic, AvroKafkaDeserializer.class.getName(), timeout);
     }
@@ -120,12 +123,12 @@ public final class KafkaTestClient implements AutoCloseable {
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName())))) {
             ends = probe.endOffsets(probe.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList());
         }
-        long total = ends.values().stream().mapToLong(Long::longValue).sum();
-        return readFromStart(topic, valueDeserializer, timeout, records -> records.size() >= total);
+        return readFromStart(topic, valueDeserializer, timeout,
+                (records, consumer) -> ends.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue()));
     }
 
     private <V> List<ConsumerRecord<String, V>> readFromStart(String topic, String valueDeserializer, Duration timeout,
-            Predicate<List<ConsumerRecord<String, V>>> until) {
+            BiPredicate<List<ConsumerRecord<String, V>>, KafkaConsumer<String, V>> until) {
         try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
@@ -139,8 +142,12 @@ public final class KafkaTestClient implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             List<ConsumerRecord<String, V>> records = new ArrayList<>();
             Instant deadline = Instant.now().plus(timeout);
-            while (!until.test(records) && Instant.now().isBefore(deadline)) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            while (!until.test(records, consumer) && Instant.now().isBefore(deadline)) {
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                } catch (RecordDeserializationException poison) { // the records before it came with the last poll
+                    consumer.seek(poison.topicPartition(), poison.offset() + 1);
+                }
             }
             return records;
         }
