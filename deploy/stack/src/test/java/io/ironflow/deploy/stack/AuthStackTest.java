@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
+import static io.ironflow.deploy.stack.Matching.matching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -349,13 +351,8 @@ class AuthStackTest {
     }
 
     private void awaitState(String uuid, String state) throws Exception {
-        Instant deadline = Instant.now().plus(SETTLE);
-        JsonNode node = node(uuid);
-        while (!state.equals(node.get("provision_state").asText()) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(250);
-            node = node(uuid);
-        }
-        assertEquals(state, node.get("provision_state").asText(), node.toString());
+        await("node " + uuid + " " + state).atMost(SETTLE).pollInterval(Duration.ofMillis(250))
+                .until(() -> node(uuid), matching("provision_state " + state, node -> state.equals(node.get("provision_state").asText())));
     }
 
     private JsonNode node(String uuid) throws Exception {

@@ -1,5 +1,8 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -154,18 +157,12 @@ class ConductorClusterTest {
                 .map(n -> intent(n, SetMaintenance.newBuilder().setMaintenance(false).build())).toList();
         duringOutage.forEach(i -> kafka.send(Topic.NODE_INTENTS.topicName(), i.getNodeUuid(), i));
 
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline && Integer.parseInt(query(
-                "SELECT count(*) FROM nodes WHERE provision_state NOT IN ('available', 'clean failed') OR reservation IS NOT NULL")) > 0) {
-            Thread.sleep(500);
-        }
-        assertEquals("0", query("SELECT count(*) FROM nodes WHERE provision_state NOT IN ('available', 'clean failed')"
-                + " OR reservation IS NOT NULL"), "every node ends stable or failed, and nobody holds any");
-        while (System.nanoTime() < deadline && !"0".equals(query("SELECT count(*) FROM conductors WHERE hostname = 'conductor-a'"))) {
-            Thread.sleep(200);
-        }
+        await("every node ends stable or failed, and nobody holds any").atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                .until(() -> query("SELECT count(*) FROM nodes WHERE provision_state NOT IN ('available', 'clean failed')"
+                        + " OR reservation IS NOT NULL"), equalTo("0"));
+        await("the dead conductor taken over").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> query("SELECT count(*) FROM conductors WHERE hostname = 'conductor-a'"), equalTo("0"));
         Duration takeover = Duration.ofNanos(System.nanoTime() - killed);
-        assertEquals("0", query("SELECT count(*) FROM conductors WHERE hostname = 'conductor-a'"), "the dead conductor was taken over");
         assertTrue(takeover.compareTo(Duration.ofSeconds(5 + 1 + 4)) < 0, "taken over " + takeover + " after the kill");
         awaitResults(duringOutage, 202);
     }
@@ -188,15 +185,12 @@ class ConductorClusterTest {
 
     private void awaitAll(List<String> nodes, String state) throws Exception {
         String in = nodes.stream().map(n -> "'" + n + "'").collect(Collectors.joining(","));
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        String sql = "SELECT count(*) FROM nodes WHERE uuid IN (" + in + ") AND provision_state = '" + state + "' AND reservation IS NULL";
-        while (Integer.parseInt(query(sql)) < nodes.size()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not every node reached " + state + ": "
-                        + query("SELECT string_agg(provision_state || ' ' || coalesce(last_error, ''), '; ') FROM nodes WHERE uuid IN (" + in + ")"));
-            }
-            Thread.sleep(200);
-        }
+        String there = "provision_state = '" + state + "' AND reservation IS NULL";
+        // how many are there, and what the others are (the message when the wait times out)
+        await("every node " + state).atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> query(
+                "SELECT count(*) FILTER (WHERE " + there + ") || ' of " + nodes.size() + "; not yet: ' || coalesce(string_agg("
+                        + "provision_state || ' ' || coalesce(last_error, ''), '; ') FILTER (WHERE NOT (" + there + ")), '')"
+                        + " FROM nodes WHERE uuid IN (" + in + ")"), startsWith(nodes.size() + " of "));
     }
 
     private Map<String, List<NodeEvent>> eventsByNode(Set<String> nodes, int expected) {

@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -197,11 +198,8 @@ class LocalStackTest {
 
         for (String[] step : new String[][] {{"manage", "manageable"}, {"provide", "available"}}) {
             assertEquals(202, put("/v1/nodes/local-agent/states/provision", "{\"target\": \"" + step[0] + "\"}").statusCode());
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!step[1].equals(JSON.readTree(get("/v1/nodes/local-agent").body()).get("provision_state").asText())) {
-                assertTrue(System.nanoTime() < deadline, "stuck before " + step[1]);
-                Thread.sleep(100);
-            }
+            await(step[0] + " -> " + step[1]).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> JSON.readTree(get("/v1/nodes/local-agent").body()).get("provision_state").asText(), equalTo(step[1]));
         }
         HttpResponse<String> cached = get("/v1/nodes/local-agent/cleaning/steps?min_priority=1");
         assertEquals(200, cached.statusCode(), cached.body());
@@ -233,11 +231,8 @@ class LocalStackTest {
             RunningStack.signal("CONT", conductor.pid());
         }
         assertFault(response, 503);
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (get("/v1/nodes/" + uuid).statusCode() != 200) {
-            assertTrue(Instant.now().isBefore(deadline), "the queued intent was never applied");
-            Thread.sleep(200);
-        }
+        await("the queued intent applied").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> get("/v1/nodes/" + uuid).statusCode(), equalTo(200));
         assertEquals("local-late", JSON.readTree(get("/v1/nodes/" + uuid).body()).get("name").asText());
         try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry())) {
             List<ConsumerRecord<String, IntentResult>> results = kafka.read(Topic.INTENT_RESULTS.topicName(),

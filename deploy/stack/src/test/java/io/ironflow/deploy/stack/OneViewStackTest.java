@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static io.ironflow.deploy.stack.Matching.matching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -89,17 +92,12 @@ class OneViewStackTest {
         if (created != null) {
             return created.get("uuid").asText();
         }
-        String url = stack.api() + "/v1/nodes/" + node.get("name");
-        Instant deadline = Instant.now().plus(STATE);
-        while (true) {
-            HttpResponse<String> shown = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                    .header("X-OpenStack-Ironic-API-Version", "latest").build(), HttpResponse.BodyHandlers.ofString());
-            if (shown.statusCode() == 200) {
-                return JSON.readTree(shown.body()).get("uuid").asText();
-            }
-            assertTrue(Instant.now().isBefore(deadline), "the queued create of " + node.get("name") + " was never applied");
-            Thread.sleep(200);
-        }
+        HttpRequest show = HttpRequest.newBuilder(URI.create(stack.api() + "/v1/nodes/" + node.get("name")))
+                .timeout(Duration.ofSeconds(30)).header("X-OpenStack-Ironic-API-Version", "latest").build();
+        HttpResponse<String> shown = Awaitility.await("the queued create of " + node.get("name") + " applied").atMost(STATE)
+                .pollInterval(Duration.ofMillis(200)).until(() -> HTTP.send(show, HttpResponse.BodyHandlers.ofString()),
+                        matching("200 OK", response -> response.statusCode() == 200));
+        return JSON.readTree(shown.body()).get("uuid").asText();
     }
 
     private String enroll(int bay) throws Exception {
@@ -120,18 +118,13 @@ class OneViewStackTest {
         return call("GET", stack.api() + "/v1/nodes/" + uuid, null, 200);
     }
 
-    private JsonNode await(String uuid, Predicate<JsonNode> until, String what) throws Exception {
-        Instant deadline = Instant.now().plus(STATE);
-        JsonNode node = node(uuid);
-        while (!until.test(node)) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError(what + ": node is " + node.get("provision_state") + ", maintenance "
-                        + node.get("maintenance") + ", last_error " + node.get("last_error"));
-            }
-            Thread.sleep(200);
-            node = node(uuid);
-        }
-        return node;
+    private JsonNode await(String uuid, Predicate<JsonNode> until, String what) {
+        return await(uuid, until, what, STATE);
+    }
+
+    /** The node once {@code until} holds for it; a wait that times out shows the node as it was last. */
+    private JsonNode await(String uuid, Predicate<JsonNode> until, String what, Duration within) {
+        return Awaitility.await(what).atMost(within).pollInterval(Duration.ofMillis(200)).until(() -> node(uuid), matching(what, until));
     }
 
     private String profileOn(int bay) throws Exception {
@@ -246,11 +239,8 @@ class OneViewStackTest {
         // Two whole check passes after this point (the first read of the witness may end a pass begun before it):
         // a node that was not retired would be provided by the first.
         long since = lastCall();
-        Instant deadline = Instant.now().plus(STATE);
-        while (hardwareReads(bay(6), since) < 3) {
-            assertTrue(Instant.now().isBefore(deadline), "the periodic checks never read the witness's hardware 3 times");
-            Thread.sleep(200);
-        }
+        Awaitility.await("the periodic checks read the witness's hardware 3 times").atMost(STATE)
+                .pollInterval(Duration.ofMillis(200)).until(() -> hardwareReads(bay(6), since), greaterThanOrEqualTo(3L));
         JsonNode node = node(uuid);
         assertEquals("manageable", node.get("provision_state").asText());
         assertTrue(node.get("maintenance").asBoolean());
@@ -294,15 +284,9 @@ class OneViewStackTest {
         }
         Instant deadline = Instant.now().plus(Duration.ofSeconds(240));
         for (String uuid : nodes) {
-            JsonNode node = node(uuid);
-            while (!node.get("provision_state").asText().equals(state)) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new AssertionError(target + ": node " + uuid + " is " + node.get("provision_state") + ", last_error "
-                            + node.get("last_error"));
-                }
-                Thread.sleep(200);
-                node = node(uuid);
-            }
+            Duration left = Duration.between(Instant.now(), deadline);
+            await(uuid, n -> n.get("provision_state").asText().equals(state), target + ": node " + uuid + " " + state,
+                    left.compareTo(Duration.ofSeconds(1)) > 0 ? left : Duration.ofSeconds(1));
         }
     }
 

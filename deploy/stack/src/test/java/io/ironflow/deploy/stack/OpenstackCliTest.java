@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
+import static io.ironflow.deploy.stack.Matching.matching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -791,13 +793,8 @@ class OpenstackCliTest {
 
     /** Polls {@code node show} (fast, a few seconds at most) until the node is in {@code state}. */
     private JsonNode awaitState(String ident, String state) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JsonNode node;
-        while (!state.equals((node = show(ident)).get("provision_state").asText())) {
-            assertTrue(System.nanoTime() < deadline, "never reached " + state + ": " + node);
-            Thread.sleep(200);
-        }
-        return node;
+        return await(ident + " " + state).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> show(ident), matching("provision_state " + state, node -> state.equals(node.get("provision_state").asText())));
     }
 
     /** A GET at the server's maximum version, as a client newer than this CLI sends it. */
@@ -817,13 +814,9 @@ class OpenstackCliTest {
 
     /** History is projected from node-events a moment after each transition: polls until it has {@code atLeast} rows. */
     private JsonNode awaitHistory(String ident, int atLeast) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JsonNode rows;
-        while ((rows = cli("baremetal", "node", "history", "list", ident, "-f", "json").ok().json()).size() < atLeast) {
-            assertTrue(System.nanoTime() < deadline, "history never reached " + atLeast + " entries: " + rows);
-            Thread.sleep(500);
-        }
-        return rows;
+        return await(ident + "'s history").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> cli("baremetal", "node", "history", "list", ident, "-f", "json").ok().json(),
+                        matching(atLeast + " entries or more", rows -> rows.size() >= atLeast));
     }
 
     private static Set<String> fieldNames(JsonNode object) {

@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,24 +71,16 @@ class StackSupervisionTest {
         assertTrue(restarted.isAlive());
     }
 
-    private void awaitOutput(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + RECOVERY.toNanos();
-        while (stack.output.stream().noneMatch(line -> line.startsWith(prefix))) {
-            assertTrue(System.nanoTime() < deadline, "the launcher never printed '" + prefix + "'");
-            Thread.sleep(100);
-        }
+    private void awaitOutput(String prefix) {
+        await("the launcher printing '" + prefix + "'").atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
+                .until(() -> stack.output.stream().anyMatch(line -> line.startsWith(prefix)));
     }
 
     private void awaitState(String uuid, String state) throws Exception {
-        long deadline = System.nanoTime() + RECOVERY.toNanos();
-        while (true) {
+        await("node " + uuid + " " + state).atMost(RECOVERY).pollInterval(Duration.ofMillis(250)).until(() -> {
             HttpResponse<String> node = send("GET", "/v1/nodes/" + uuid, null);
-            if (node.statusCode() == 200 && state.equals(JSON.readTree(node.body()).get("provision_state").asText())) {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "node never reached " + state + ": " + node.body());
-            Thread.sleep(250);
-        }
+            return node.statusCode() == 200 ? JSON.readTree(node.body()).get("provision_state").asText() : node.statusCode() + " " + node.body();
+        }, equalTo(state));
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -178,19 +179,11 @@ class TeardownRedeployTest {
         boolean holds() throws Exception;
     }
 
-    private static void await(Duration timeout, Check check) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                if (check.holds()) {
-                    return;
-                }
-            } catch (java.io.IOException | AssertionError notYet) {
+    private static void await(Duration timeout, Check check) {
+        Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(500))
                 // a service restarting does not answer for a moment
-            }
-            assertTrue(System.nanoTime() < deadline, "not within " + timeout);
-            Thread.sleep(500);
-        }
+                .ignoreExceptionsMatching(e -> e instanceof java.io.IOException || e instanceof AssertionError)
+                .until(check::holds);
     }
 
 }
