@@ -1,5 +1,7 @@
 package io.ironflow.deploy.stack;
 
+import static io.ironflow.deploy.stack.Matching.matching;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,12 +94,9 @@ class SupervisorTest {
                 .map(attempt -> policy.backoff(attempt).toSeconds()).toList());
     }
 
-    private void awaitLine(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (log.stream().noneMatch(line -> line.startsWith(prefix))) {
-            assertTrue(System.nanoTime() < deadline, "no line '" + prefix + "' in " + log);
-            Thread.sleep(50);
-        }
+    private void awaitLine(String prefix) {
+        await("a line '" + prefix + "'").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                .until(() -> List.copyOf(log), matching("a line '" + prefix + "'", lines -> lines.stream().anyMatch(line -> line.startsWith(prefix))));
     }
 
     /** A runnable jar of SickService, whose class this module's tests compiled. */
