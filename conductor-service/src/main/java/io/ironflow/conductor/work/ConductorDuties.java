@@ -17,7 +17,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -44,6 +46,8 @@ public class ConductorDuties {
     private final ConductorMetrics metrics;
     private final Instant startedAt = Instant.now();
     private volatile boolean recovered;
+    /** Duties whose last runs failed, with how many in a row ({@link #reported}). */
+    private final Map<String, Integer> failingDuties = new ConcurrentHashMap<>();
 
     ConductorDuties(ConductorIdentity conductor, NodeWork work, OutboxRelay relay,
             @ConfigProperty(name = "ironflow.conductor.heartbeat-timeout") Duration heartbeatTimeout,
@@ -76,11 +80,11 @@ public class ConductorDuties {
         Uni<Void> first = recovered ? Uni.createFrom().voidItem()
                 : repair(conductor.name(), startedAt, "Conductor " + conductor.name() + " restarted while node %s was in state %s.")
                         .invoke(() -> recovered = true);
-        return first.flatMap(x -> Panache.withTransaction(() -> Panache.getSession().flatMap(session -> session
+        return reported("heartbeat", first.flatMap(x -> Panache.withTransaction(() -> Panache.getSession().flatMap(session -> session
                 .createNativeQuery("INSERT INTO conductors (hostname, started_at, heartbeat_at) VALUES (?1, now(), now())"
                         + " ON CONFLICT (hostname) DO UPDATE SET heartbeat_at = now()")
                 .setParameter(1, conductor.name())
-                .executeUpdate()))).replaceWithVoid();
+                .executeUpdate()))).replaceWithVoid());
     }
 
     /** Takes over the nodes of every conductor silent for longer than the heartbeat timeout. */
@@ -91,7 +95,7 @@ public class ConductorDuties {
             return Uni.createFrom().voidItem();
         }
         Instant cutoff = Instant.now().minus(heartbeatTimeout);
-        return Panache.withSession(() -> ConductorEntity.<ConductorEntity>list("heartbeatAt < ?1 and hostname <> ?2",
+        return reported("takeOver", Panache.withSession(() -> ConductorEntity.<ConductorEntity>list("heartbeatAt < ?1 and hostname <> ?2",
                         cutoff, conductor.name()))
                 .flatMap(dead -> sequentially(dead, gone -> {
                     LOG.warnf("conductor %s missed its heartbeats for %s; %s takes over its nodes", gone.hostname,
@@ -102,7 +106,7 @@ public class ConductorDuties {
                                     gone.hostname, cutoff)))
                             .invoke(metrics::takeover)
                             .replaceWithVoid();
-                }));
+                })));
     }
 
     /**
@@ -137,11 +141,11 @@ public class ConductorDuties {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES + " AND reservation IS NULL"
-                + " AND (driver_internal_info ->> 'step_due_at')::bigint <= ?1", System.currentTimeMillis() - 1000)
+        return reported("sweepCallBacks", uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES
+                + " AND reservation IS NULL AND (driver_internal_info ->> 'step_due_at')::bigint <= ?1", System.currentTimeMillis() - 1000)
                 .flatMap(nodes -> sequentially(nodes, uuid -> work.callBack(uuid)
                         .invoke(dueAt -> work.scheduleCallBack(uuid, dueAt)).replaceWithVoid()))
-                .invoke(relay::wakeUp);
+                .invoke(relay::wakeUp));
     }
 
     /** Fails nodes that waited longer than the wait timeout; skips maintenance and retired nodes (seed 000). */
@@ -151,8 +155,8 @@ public class ConductorDuties {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        return uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES + " AND reservation IS NULL"
-                + " AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
+        return reported("failTimedOutWaits", uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES
+                + " AND reservation IS NULL AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claim(uuid, conductor.name())
                         .flatMap(claimed -> !claimed ? Uni.createFrom().<String>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
@@ -173,7 +177,7 @@ public class ConductorDuties {
                             }
                         })
                         .replaceWithVoid()))
-                .invoke(relay::wakeUp);
+                .invoke(relay::wakeUp));
     }
 
     /** Fails the power changes of oneview nodes that the allocator did not answer by their deadline. */
@@ -183,8 +187,8 @@ public class ConductorDuties {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        return uuids("SELECT uuid FROM nodes WHERE reservation IS NULL AND (driver_internal_info -> '" + OneViewPower.PENDING
-                + "' ->> 'deadline')::bigint < ?1", System.currentTimeMillis())
+        return reported("failExpiredPowerRequests", uuids("SELECT uuid FROM nodes WHERE reservation IS NULL"
+                + " AND (driver_internal_info -> '" + OneViewPower.PENDING + "' ->> 'deadline')::bigint < ?1", System.currentTimeMillis())
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claimExpiredPowerRequest(uuid, conductor.name())
                         .flatMap(claimed -> !claimed ? Uni.createFrom().voidItem() : NodeEntity.<NodeEntity>findById(uuid)
@@ -193,7 +197,28 @@ public class ConductorDuties {
                                     OneViewPower.expire(change, work);
                                     return change.announce();
                                 })))))
-                .invoke(relay::wakeUp);
+                .invoke(relay::wakeUp));
+    }
+
+    /**
+     * A duty's run whose failure is told once, not at every tick: while the database is away each duty fails
+     * every second, and the scheduler would log each failure with its stack. The first failure is a warning
+     * with the cause; the next ones are at debug level until a run works, which says how many failed.
+     */
+    private Uni<Void> reported(String duty, Uni<Void> run) {
+        return run.onItemOrFailure().transform((done, failure) -> {
+            if (failure == null) {
+                Integer failed = failingDuties.remove(duty);
+                if (failed != null) {
+                    LOG.infof("%s works again, after %d failed runs", duty, failed);
+                }
+            } else if (failingDuties.merge(duty, 1, Integer::sum) == 1) {
+                LOG.warnf(failure, "%s failed; it runs again at its next tick, and says so once it works", duty);
+            } else {
+                LOG.debugf("%s failed again: %s", duty, failure);
+            }
+            return null;
+        });
     }
 
     private static Uni<List<UUID>> uuids(String sql, Object... parameters) {

@@ -1,7 +1,9 @@
 package io.ironflow.conductor.scenarios;
 
 import io.ironflow.conductor.testing.Conductor;
+import io.ironflow.conductor.testing.LogCapture;
 import io.ironflow.conductor.testing.Sql;
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,10 +19,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.Optional;
+import java.util.logging.Level;
 import io.ironflow.conductor.intents.IntentProcessor;
 import org.jboss.logmanager.ExtLogRecord;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -66,30 +66,38 @@ class NeverWedgeTest {
         }
     }
 
+    /**
+     * A periodic duty that fails at every tick (here the call-back sweep, on a wait-state row whose step_due_at is
+     * no number) says so once, not each second with a stack trace, keeps running, and says when it works again.
+     */
+    @Test
+    void aDutyThatFailsAtEveryTickIsToldOnceAndKeepsRunning() throws Exception {
+        try (Conductor conductor = Conductor.connect(); LogCapture logged = LogCapture.of("")) {
+            String bad = UUID.randomUUID().toString();
+            conductor.execute("INSERT INTO nodes (uuid, driver, provision_state, revision, created_at, driver_internal_info)"
+                    + " VALUES ('" + bad + "', 'fake-hardware', 'clean wait', 1, now(), '{\"step_due_at\": \"soon\"}')");
+            try {
+                await("the sweep's failure told").atMost(Duration.ofSeconds(30))
+                        .until(() -> logged.containing(Level.WARNING, "sweepCallBacks failed").size(), equalTo(1));
+                // several more ticks (1 s apart in tests) fail, quietly
+                await("no more warnings").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                        .until(() -> logged.containing(Level.WARNING, "sweepCallBacks failed").size(), equalTo(1));
+            } finally {
+                conductor.execute("DELETE FROM nodes WHERE uuid = '" + bad + "'");
+            }
+            ExtLogRecord healed = await("the sweep working again").atMost(Duration.ofSeconds(30))
+                    .until(() -> logged.containing(Level.INFO, "sweepCallBacks works again").stream().findFirst(), Optional::isPresent)
+                    .orElseThrow();
+            assertTrue(healed.getFormattedMessage().matches(".*after ([3-9]|\\d{2,}) failed runs"), healed.getFormattedMessage());
+            assertEquals(List.of(), logged.containing(Level.SEVERE, "sweepCallBacks"), "the scheduler logged no error of it");
+        }
+    }
+
     @Test
     void aFailureThatWouldRepeatIsAnswered500AndChangesNothing() throws Exception {
         try (Conductor conductor = Conductor.connect()) {
             String broken = UUID.randomUUID().toString();
-            List<ExtLogRecord> logged = new CopyOnWriteArrayList<>();
-            Handler capture = new Handler() {
-                @Override
-                public void publish(LogRecord record) {
-                    if (record instanceof ExtLogRecord ext) {
-                        ext.copyMdc(); // now, on the logging thread: read later it would be the test thread's
-                        logged.add(ext);
-                    }
-                }
-
-                @Override
-                public void flush() {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-            Logger processorLog = Logger.getLogger(IntentProcessor.class.getName());
-            processorLog.addHandler(capture);
+            LogCapture logged = LogCapture.of(IntentProcessor.class.getName());
             conductor.execute("INSERT INTO nodes (uuid, driver, provision_state, revision, created_at)"
                     + " VALUES ('" + broken + "', 'fake-hardware', 'no such state', 1, now())");
             IntentResult answer = conductor.provision(broken, "manage");
@@ -97,8 +105,8 @@ class NeverWedgeTest {
             assertEquals(500, answer.getCode(), answer.getErrorMessage());
             assertTrue(answer.getErrorMessage().contains("changed nothing"), answer.getErrorMessage());
             assertEquals("1", conductor.column(broken, "revision"));
-            processorLog.removeHandler(capture);
-            ExtLogRecord failure = logged.stream().filter(r -> r.getLevel() == org.jboss.logmanager.Level.ERROR)
+            logged.close();
+            ExtLogRecord failure = logged.records().stream().filter(r -> r.getLevel() == org.jboss.logmanager.Level.ERROR)
                     .findFirst().orElseThrow(() -> new AssertionError("the 500 was not logged"));
             assertEquals(broken, failure.getMdc("node"), "the log line names its node");
             assertEquals(answer.getIntentId(), failure.getMdc("intent"), "the log line names its intent");
