@@ -97,13 +97,13 @@ public class ConductorDuties {
         Instant cutoff = Instant.now().minus(heartbeatTimeout);
         return reported("takeOver", Panache.withSession(() -> ConductorEntity.<ConductorEntity>list("heartbeatAt < ?1 and hostname <> ?2",
                         cutoff, conductor.name()))
-                .flatMap(dead -> sequentially(dead, gone -> {
-                    LOG.warnf("conductor %s missed its heartbeats for %s; %s takes over its nodes", gone.hostname,
+                .flatMap(dead -> sequentially(dead.stream().map(gone -> gone.hostname).toList(), gone -> {
+                    LOG.warnf("conductor %s missed its heartbeats for %s; %s takes over its nodes", gone,
                             heartbeatTimeout, conductor.name());
-                    return repair(gone.hostname, Instant.now(), "Conductor " + gone.hostname + " went offline while node %s was in state %s; taken over by "
+                    return repair(gone, Instant.now(), "Conductor " + gone + " went offline while node %s was in state %s; taken over by "
                             + conductor.name() + ".")
                             .flatMap(x -> Panache.withTransaction(() -> ConductorEntity.delete("hostname = ?1 and heartbeatAt < ?2",
-                                    gone.hostname, cutoff)))
+                                    gone, cutoff)))
                             .invoke(metrics::takeover)
                             .replaceWithVoid();
                 })));
@@ -227,18 +227,22 @@ public class ConductorDuties {
     }
 
     /**
-     * Works through {@code items} one at a time, each on a fresh context (its own session) and within the intent
-     * deadline: one node that fails or hangs is logged and left for the next run, and never stops the others.
+     * Works through {@code items} (node uuids, or the host names of conductors gone) one at a time, each on a fresh
+     * context (its own session) and within the intent deadline: one that fails or hangs is logged and left for the
+     * next run, and never stops the others.
      */
     private <T> Uni<Void> sequentially(List<T> items, Function<T, Uni<Void>> action) {
         return Multi.createFrom().iterable(items)
                 .onItem().transformToUniAndConcatenate(item -> Uni.createFrom()
                         .completionStage(() -> FreshContext.run(vertx, () -> {
-                            MDC.put("node", String.valueOf(item)); // the node's log lines carry its uuid
+                            if (item instanceof UUID node) {
+                                MDC.put("node", node.toString()); // the node's log lines carry its uuid
+                            }
                             return action.apply(item);
                         }))
                         .ifNoItem().after(deadline).fail()
-                        .onFailure().invoke(e -> LOG.warnf("periodic work on node %s failed, retried next time: %s", item, e.toString()))
+                        .onFailure().invoke(e -> LOG.warnf("periodic work on %s %s failed, retried next time: %s",
+                                item instanceof UUID ? "node" : "conductor", item, e.toString()))
                         .onFailure().recoverWithNull())
                 .collect().last().replaceWithVoid();
     }
