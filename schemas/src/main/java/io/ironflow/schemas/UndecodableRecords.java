@@ -10,10 +10,9 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Hands a record that cannot be decoded to the consumer as a null payload, the decoder's reason and the record's
  * bytes in its headers, so the consumer refuses it and the channel's dead-letter strategy sends it on with both
- * reasons. SmallRye's own
- * handling flags such a record and dead-letters it before the commit strategy has seen it: the throttled strategy
- * then never counts it, so a poison record last on its partition was never committed (a lag of one for ever) and
- * was dead-lettered again after every rebalance or restart. A channel opts in with
+ * reasons. SmallRye's own handling flags such a record and dead-letters it before the commit strategy has seen it:
+ * the throttled strategy then never counts it, so a poison record last on its partition was never committed (a
+ * lag of one for ever) and was dead-lettered again after every rebalance or restart. A channel opts in with
  * {@code value-deserialization-failure-handler=undecodable-records}.
  */
 @ApplicationScoped
