@@ -95,9 +95,8 @@ class NeverWedgeTest {
 
     @Test
     void aFailureThatWouldRepeatIsAnswered500AndChangesNothing() throws Exception {
-        try (Conductor conductor = Conductor.connect()) {
+        try (Conductor conductor = Conductor.connect(); LogCapture logged = LogCapture.of(IntentProcessor.class.getName())) {
             String broken = UUID.randomUUID().toString();
-            LogCapture logged = LogCapture.of(IntentProcessor.class.getName());
             conductor.execute("INSERT INTO nodes (uuid, driver, provision_state, revision, created_at)"
                     + " VALUES ('" + broken + "', 'fake-hardware', 'no such state', 1, now())");
             IntentResult answer = conductor.provision(broken, "manage");
@@ -105,7 +104,6 @@ class NeverWedgeTest {
             assertEquals(500, answer.getCode(), answer.getErrorMessage());
             assertTrue(answer.getErrorMessage().contains("changed nothing"), answer.getErrorMessage());
             assertEquals("1", conductor.column(broken, "revision"));
-            logged.close();
             ExtLogRecord failure = logged.records().stream().filter(r -> r.getLevel() == org.jboss.logmanager.Level.ERROR)
                     .findFirst().orElseThrow(() -> new AssertionError("the 500 was not logged"));
             assertEquals(broken, failure.getMdc("node"), "the log line names its node");

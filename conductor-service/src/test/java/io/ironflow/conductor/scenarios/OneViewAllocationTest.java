@@ -108,9 +108,7 @@ class OneViewAllocationTest {
         String poisonKey = UUID.randomUUID().toString();
         RecordMetadata poison = kafka.sendRaw(Topic.ALLOCATION_RESULTS.topicName(), poisonKey,
                 "not avro".getBytes(StandardCharsets.UTF_8));
-        ConsumerRecord<String, byte[]> letter = kafka.readRaw(Topic.ALLOCATION_RESULTS_DLQ.topicName(), Conductor.WAIT,
-                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key()))).stream()
-                .filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        ConsumerRecord<String, byte[]> letter = kafka.deadLetter(Topic.ALLOCATION_RESULTS_DLQ.topicName(), poisonKey, Conductor.WAIT);
         assertTrue(new String(letter.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
                 .contains("not an AllocationResult"));
         assertNotNull(letter.headers().lastHeader("deserialization-failure-reason"), "the decoder's own reason is kept");

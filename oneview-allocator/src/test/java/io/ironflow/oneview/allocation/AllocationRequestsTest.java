@@ -28,6 +28,7 @@ import jakarta.inject.Inject;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +41,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import java.nio.charset.StandardCharsets;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -301,9 +301,8 @@ class AllocationRequestsTest {
         String poisonKey = UUID.randomUUID().toString();
         RecordMetadata poison = kafka.sendRaw(Topic.ALLOCATION_REQUESTS.topicName(), poisonKey,
                 "not avro".getBytes(StandardCharsets.UTF_8));
-        ConsumerRecord<String, byte[]> letter = kafka.readRaw(Topic.ALLOCATION_REQUESTS_DLQ.topicName(), Duration.ofSeconds(30),
-                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key()))).stream()
-                .filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        ConsumerRecord<String, byte[]> letter = kafka.deadLetter(Topic.ALLOCATION_REQUESTS_DLQ.topicName(), poisonKey,
+                Duration.ofSeconds(30));
         assertTrue(new String(letter.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
                 .contains("not an AllocationRequest"));
         assertNotNull(letter.headers().lastHeader("deserialization-failure-reason"), "the decoder's own reason is kept");

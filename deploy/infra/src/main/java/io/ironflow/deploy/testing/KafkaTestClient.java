@@ -153,6 +153,13 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /** The dead letter on {@code topic} whose key is {@code key}, read within {@code timeout}; fails if there is none. */
+    public ConsumerRecord<String, byte[]> deadLetter(String topic, String key, Duration timeout) {
+        return readRaw(topic, timeout, records -> records.stream().anyMatch(r -> key.equals(r.key()))).stream()
+                .filter(r -> key.equals(r.key())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no dead letter keyed " + key + " on " + topic + " within " + timeout));
+    }
+
     /** The offset {@code group} has committed on the partition, -1 if none: the next record it will read. */
     public long committedOffset(String group, String topic, int partition) {
         try (Admin admin = Admin.create(config(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)))) {

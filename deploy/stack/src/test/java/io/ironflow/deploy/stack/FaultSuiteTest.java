@@ -213,9 +213,7 @@ class FaultSuiteTest {
         String poisonKey = java.util.UUID.randomUUID().toString();
         kafka.sendRaw(Topic.NODE_INTENTS.topicName(), poisonKey, "poison".getBytes(StandardCharsets.UTF_8));
         again.forEach(intent -> kafka.send(Topic.NODE_INTENTS.topicName(), intent.getNodeUuid(), intent));
-        assertTrue(kafka.readRaw(Topic.NODE_INTENTS_DLQ.topicName(), Duration.ofSeconds(60),
-                records -> records.stream().anyMatch(r -> poisonKey.equals(r.key()))).stream()
-                .anyMatch(r -> poisonKey.equals(r.key())), "the poison record was dead-lettered");
+        kafka.deadLetter(Topic.NODE_INTENTS_DLQ.topicName(), poisonKey, Duration.ofSeconds(60)); // the poison was dead-lettered
         // Every redelivered intent is answered again (results agree, checked below) and applies nothing.
         Set<String> ids = new HashSet<>(again.stream().map(NodeIntent::getIntentId).toList());
         await("every redelivered intent answered again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
