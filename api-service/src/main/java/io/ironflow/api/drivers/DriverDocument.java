@@ -1,6 +1,6 @@
 package io.ironflow.api.drivers;
 
-import io.ironflow.api.nodes.NodeDocument;
+import io.ironflow.api.documents.IronicRendering;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,8 +44,8 @@ public final class DriverDocument {
                         ? null : entry.getJsonArray("enabled").getList());
             }
         }
-        doc.put("links", NodeDocument.links(base, "drivers/" + driver.name()));
-        doc.put("properties", NodeDocument.links(base, "drivers/" + driver.name() + "/properties"));
+        doc.put("links", IronicRendering.links(base, "drivers/" + driver.name()));
+        doc.put("properties", IronicRendering.links(base, "drivers/" + driver.name() + "/properties"));
         return doc;
     }
 }

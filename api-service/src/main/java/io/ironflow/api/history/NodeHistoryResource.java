@@ -1,9 +1,9 @@
 package io.ironflow.api.history;
 
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.auth.Access;
-import io.ironflow.api.nodes.NodeDocument;
 import io.ironflow.policy.Principal;
 import io.ironflow.api.QueryLimit;
 import io.ironflow.api.nodes.NodeReader;
@@ -162,7 +162,7 @@ public class NodeHistoryResource {
         if (!detail) {
             all.keySet().retainAll(SUMMARY);
         }
-        all.put("links", NodeDocument.links(base, "nodes/" + node + "/history/" + uuid));
+        all.put("links", IronicRendering.links(base, "nodes/" + node + "/history/" + uuid));
         return all;
     }
 }

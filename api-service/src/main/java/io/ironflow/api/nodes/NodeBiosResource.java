@@ -1,5 +1,6 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.versions.Microversions;
@@ -105,7 +106,7 @@ public class NodeBiosResource {
             doc.put("updated_at", null);
             REGISTRY.forEach(field -> doc.put(field, null));
         }
-        doc.put("links", NodeDocument.links(base, "nodes/" + node + "/bios/" + name));
+        doc.put("links", IronicRendering.links(base, "nodes/" + node + "/bios/" + name));
         return doc;
     }
 }

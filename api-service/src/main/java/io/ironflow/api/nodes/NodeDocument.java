@@ -1,9 +1,9 @@
 package io.ironflow.api.nodes;
 
 import static io.ironflow.api.documents.IronicRendering.dict;
+import static io.ironflow.api.documents.IronicRendering.links;
 import static io.ironflow.api.documents.IronicRendering.time;
 
-import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.drivers.DriverDocument;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
@@ -143,10 +143,5 @@ public final class NodeDocument {
         doc.put("target_provision_state", node.targetProvisionState());
         doc.put("target_raid_config", Map.of());
         return doc;
-    }
-
-    /** Ironic's link pair: {@code self} under /v1 and {@code bookmark} without the version. */
-    public static List<Map<String, String>> links(URI base, String path) {
-        return IronicRendering.links(base, path);
     }
 }

@@ -1,5 +1,8 @@
-package io.ironflow.api.errors;
+package io.ironflow.api.limits;
 
+import io.ironflow.api.errors.BodyLimit;
+import io.ironflow.api.errors.IronicErrors;
+import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.versions.ApiVersion;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
