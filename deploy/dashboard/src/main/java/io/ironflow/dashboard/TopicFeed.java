@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Contract: partitions are assigned, not subscribed, so every dashboard instance sees everything and leaves no
  * offsets behind; a restart rebuilds the whole view from the topics. The feed is ready once it has read
- * node-state up to where that topic ended when the feed started. A record that cannot be decoded is logged and
+ * node-state up to where that topic ended when the feed started. The view may trail the topics by
+ * {@code ironflow.dashboard.feed-delay} (fuller fetches under load). A record that cannot be decoded is logged and
  * skipped, never retried; a broker that goes away is waited for by the client, and the loop never ends on an
  * error, only on shutdown.
  */
@@ -56,6 +57,10 @@ public class TopicFeed {
 
     @ConfigProperty(name = "ironflow.dashboard.events-lookback", defaultValue = "24h")
     Duration eventsLookback;
+
+    /** How far the view may trail the topics: a fetch is answered once 64 KiB are there or after this long. */
+    @ConfigProperty(name = "ironflow.dashboard.feed-delay", defaultValue = "250ms")
+    Duration feedDelay;
 
     private volatile KafkaConsumer<String, Object> consumer;
     private volatile Map<TopicPartition, Long> catchUpTo;
@@ -112,6 +117,10 @@ public class TopicFeed {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        if (!feedDelay.isZero()) { // fewer, fuller fetches: a handful of records per fetch costs the broker and us
+            config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 65536);
+            config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) feedDelay.toMillis());
+        }
         config.put("apicurio.registry.url", registryUrl);
         // A class, not its name: Apicurio would resolve a name with its own class loader (see the customizer).
         config.put(CachingAvroDatumProviderCustomizer.KEY, CachingAvroDatumProvider.class);

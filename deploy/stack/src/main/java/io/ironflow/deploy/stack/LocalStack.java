@@ -165,7 +165,10 @@ public final class LocalStack {
      * (the JIT compilers' arenas peak at tens of MB) back to the OS. The API's young generation is 48 MB: from
      * {@code -Xms32m} a young generation is about 11 MB, so a 1,000-node page's garbage was promoted, and full
      * collections made the p99 of listing 100,000 nodes 60-85 ms instead of 25-35 ms (docs/performance.md,
-     * "Resident memory").
+     * "Resident memory"). The conductor's is 32 MB: in 11 MB its survivor spaces (1 MB) overflowed at every young
+     * collection, about 13 a second under load, so whatever an intent or a history batch held across one was
+     * promoted, and the serial collector grew the old generation towards the whole heap instead of collecting it
+     * (docs/performance.md, "Fuller fetches off the intent path").
      */
     static List<String> serviceJvmOptions(String name, Path jar) {
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
@@ -173,7 +176,11 @@ public final class LocalStack {
         // The API's initial heap holds its young generation and room for an old one: a young generation as
         // large as the initial heap is cut to fit it (the JVM warns), and an AOT cache's archived objects,
         // loaded into the old generation at start, would find none.
-        options.addAll(StackOptions.API.equals(name) ? List.of("-Xms80m", "-Xmn48m") : List.of("-Xms32m"));
+        options.addAll(switch (name) {
+            case StackOptions.API -> List.of("-Xms80m", "-Xmn48m");
+            case StackOptions.CONDUCTOR -> List.of("-Xms56m", "-Xmn32m");
+            default -> List.of("-Xms32m");
+        });
         String extra = System.getenv("IRONFLOW_SERVICE_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+")));
