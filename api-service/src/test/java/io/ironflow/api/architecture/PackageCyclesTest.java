@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The API's packages form no cycle: errors and documents at the bottom, versions above errors, the router's
- * refusals (limits) above both, and the resources (nodes, drivers, ports...) above them, each reading only down. Fails naming the cycle when a class closes one.
+ * refusals (limits) above both, and the resources (nodes, drivers, ports...) above them, each reading only down.
+ * Fails naming the cycle when a class closes one.
  */
 class PackageCyclesTest {
 

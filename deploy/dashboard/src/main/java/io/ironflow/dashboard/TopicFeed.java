@@ -61,6 +61,10 @@ public class TopicFeed {
     /** How far the view may trail the topics: a fetch is answered once 64 KiB are there or after this long. */
     @ConfigProperty(name = "ironflow.dashboard.feed-delay", defaultValue = "250ms")
     Duration feedDelay;
+    /** The longest feed delay taken: well inside the client's 30 s request timeout, and still a live view. */
+    static final Duration MAX_FEED_DELAY = Duration.ofSeconds(10);
+
+    private Map<String, Object> fetchSettings;
 
     private volatile KafkaConsumer<String, Object> consumer;
     private volatile Map<TopicPartition, Long> catchUpTo;
@@ -68,6 +72,7 @@ public class TopicFeed {
     private Thread thread;
 
     void start(@Observes StartupEvent event) {
+        fetchSettings = fetchSettings(feedDelay); // a wrong delay stops the start-up, not the feed's thread later
         thread = new Thread(this::run, "dashboard-topic-feed");
         thread.setDaemon(true);
         thread.start();
@@ -117,14 +122,24 @@ public class TopicFeed {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
-        if (!feedDelay.isZero()) { // fewer, fuller fetches: a handful of records per fetch costs the broker and us
-            config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 65536);
-            config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) feedDelay.toMillis());
-        }
+        config.putAll(fetchSettings);
         config.put("apicurio.registry.url", registryUrl);
         // A class, not its name: Apicurio would resolve a name with its own class loader (see the customizer).
         config.put(CachingAvroDatumProviderCustomizer.KEY, CachingAvroDatumProvider.class);
         return config;
+    }
+
+    /**
+     * The fetch settings of a view that may trail by {@code delay}: fewer, fuller fetches (a handful of records per
+     * fetch costs the broker and the feed), none at 0. A delay below 0 or above {@link #MAX_FEED_DELAY} is refused.
+     */
+    static Map<String, Object> fetchSettings(Duration delay) {
+        if (delay.isNegative() || delay.compareTo(MAX_FEED_DELAY) > 0) {
+            throw new IllegalArgumentException("ironflow.dashboard.feed-delay must be between 0 and "
+                    + MAX_FEED_DELAY.toSeconds() + "s, not " + delay);
+        }
+        return delay.isZero() ? Map.of() : Map.of(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 65536,
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) delay.toMillis());
     }
 
     private void assign(KafkaConsumer<String, Object> kafka) {

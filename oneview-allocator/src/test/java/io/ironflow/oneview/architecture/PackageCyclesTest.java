@@ -7,8 +7,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The allocator's packages form no cycle: the OneView client at the bottom, allocation above it, messaging
- * above allocation, the periodic checks above messaging, the migration tool on top. Fails naming the cycle when a class closes one.
+ * The allocator's packages form no cycle: the OneView client at the bottom, allocation above it, messaging above
+ * allocation, the periodic checks above messaging, the migration tool on top. Fails naming the cycle when a class
+ * closes one.
  */
 class PackageCyclesTest {
 

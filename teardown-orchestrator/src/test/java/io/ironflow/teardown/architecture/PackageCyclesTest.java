@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The teardown orchestrator's packages form no cycle: status at the bottom, its peers' clients (etcd, kube,
- * ironflow) above it, the steps above those, the actions above the steps, the Airship API on top. Fails naming the cycle when a class closes one.
+ * ironflow) above it, the steps above those, the actions above the steps, the Airship API on top. Fails naming the
+ * cycle when a class closes one.
  */
 class PackageCyclesTest {
 

@@ -173,9 +173,9 @@ public final class LocalStack {
     static List<String> serviceJvmOptions(String name, Path jar) {
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TrimNativeHeapInterval=5000"));
-        // The API's initial heap holds its young generation and room for an old one: a young generation as
-        // large as the initial heap is cut to fit it (the JVM warns), and an AOT cache's archived objects,
-        // loaded into the old generation at start, would find none.
+        // The API's and the conductor's initial heaps hold their young generation and room for an old one: a
+        // young generation as large as the initial heap is cut to fit it (the JVM warns), and an AOT cache's
+        // archived objects, loaded into the old generation at start, would find none.
         options.addAll(switch (name) {
             case StackOptions.API -> List.of("-Xms80m", "-Xmn48m");
             case StackOptions.CONDUCTOR -> List.of("-Xms56m", "-Xmn32m");
