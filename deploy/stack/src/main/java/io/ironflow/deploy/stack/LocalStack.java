@@ -168,7 +168,10 @@ public final class LocalStack {
      * "Resident memory"). The conductor's is 32 MB: in 11 MB its survivor spaces (1 MB) overflowed at every young
      * collection, about 13 a second under load, so whatever an intent or a history batch held across one was
      * promoted, and the serial collector grew the old generation towards the whole heap instead of collecting it
-     * (docs/performance.md, "Fuller fetches off the intent path").
+     * (docs/performance.md, "Fuller fetches off the intent path"). Every JVM off the intent path (the allocator,
+     * the teardown orchestrator, the dashboard, the simulator, the Kubernetes stand-in) compiles with C1 only: each
+     * spends a few hundredths of a CPU-ms per action, and C2 spent seconds of both cores compiling them while the
+     * first round ran (docs/performance.md, "C1 for the JVMs off the intent path").
      */
     static List<String> serviceJvmOptions(String name, Path jar) {
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
@@ -179,7 +182,7 @@ public final class LocalStack {
         options.addAll(switch (name) {
             case StackOptions.API -> List.of("-Xms80m", "-Xmn48m");
             case StackOptions.CONDUCTOR -> List.of("-Xms56m", "-Xmn32m");
-            default -> List.of("-Xms32m");
+            default -> List.of("-Xms32m", "-XX:TieredStopAtLevel=1");
         });
         String extra = System.getenv("IRONFLOW_SERVICE_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
