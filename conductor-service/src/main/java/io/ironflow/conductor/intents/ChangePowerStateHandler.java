@@ -41,6 +41,11 @@ class ChangePowerStateHandler implements CommandHandler<ChangePowerState> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, ChangePowerState command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
             String target = command.getTarget();

@@ -27,6 +27,11 @@ class ChangeTraitsHandler implements CommandHandler<ChangeTraits> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, ChangeTraits command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
             List<String> after = Traits.apply(change.node().uuid.toString(), List.of(change.node().traits),

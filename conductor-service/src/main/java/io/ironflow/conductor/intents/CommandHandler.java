@@ -24,4 +24,14 @@ interface CommandHandler<T> {
      * for CreateNode, and for a node that does not exist).
      */
     Uni<Outcome> apply(NodeIntent intent, T command, NodeEntity lockedNode);
+
+    /**
+     * True for a command that changes nothing but its node's row and the outbox (what it appends is held for the
+     * answer's statement): it never uses a Hibernate session, so {@link IntentProcessor} may apply it on the plain
+     * client with a node no session manages, in a transaction of two round trips. A handler that loads, persists
+     * or queries anything must answer false (the default), or what it writes would miss the intent's transaction.
+     */
+    default boolean writesOnlyItsNode() {
+        return false;
+    }
 }

@@ -9,6 +9,8 @@ import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.LockedNode;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.persistence.NodeRow;
+import io.ironflow.conductor.persistence.PipelinedTransactions;
+import io.ironflow.conductor.persistence.SqlStatement;
 import io.ironflow.conductor.persistence.ProcessedIntent;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.conductor.work.ConductorIdentity;
@@ -21,6 +23,7 @@ import io.ironflow.schemas.Topic;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +78,7 @@ public class IntentProcessor {
     private final NodeWork work;
     private final NodeValidation validation;
     private final IntentAuthorization authorization;
+    private final PipelinedTransactions transactions;
     private final Vertx vertx;
     private final int lockRetries;
     private final Duration lockRetryInterval;
@@ -87,8 +91,9 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
             @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
-            ConductorMetrics metrics, Tracer tracer, IntentAuthorization authorization) {
+            ConductorMetrics metrics, Tracer tracer, IntentAuthorization authorization, PipelinedTransactions transactions) {
         this.authorization = authorization;
+        this.transactions = transactions;
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -174,12 +179,59 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
-        return inTransaction(() -> lock(intent).flatMap(locked -> locked.answered() != null
-                        ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())))
+        Uni<Outcome> once = commands.writesOnlyItsNode(intent) && NodeNames.isUuid(intent.getNodeUuid())
+                ? attemptPipelined(intent) : attemptInSession(intent);
+        return once
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
                         ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
                         : inTransaction(() -> rejected(intent, ((NodeBusy) busy).asRejection())
                                 .flatMap(outcome -> record(intent, outcome))));
+    }
+
+    /** The attempt in a Hibernate session: any command, an intent answered before, a node that is not there. */
+    private Uni<Outcome> attemptInSession(NodeIntent intent) {
+        return inTransaction(() -> lock(intent).flatMap(locked -> locked.answered() != null
+                ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())));
+    }
+
+    /**
+     * The attempt of a command that changes only its node ({@link CommandHandler#writesOnlyItsNode}), on the plain
+     * client in two round trips ({@link PipelinedTransactions}): BEGIN with the node FOR UPDATE, the command on that
+     * node (no session manages it), then the answer's statement, which writes the node too, with COMMIT. An intent
+     * answered before, or a node that is not there, finds no row: that transaction rolls back, and the attempt is
+     * made in a session, which answers both.
+     */
+    private Uni<Outcome> attemptPipelined(NodeIntent intent) {
+        SqlStatement lock = LockedNode.unanswered(UUID.fromString(intent.getNodeUuid()), intent.getIntentId());
+        return transactions.run(lock, rows -> {
+            if (rows.size() == 0) {
+                return Uni.createFrom().item(PipelinedTransactions.Ending.<Outcome>rollback(null));
+            }
+            Row row = rows.iterator().next();
+            NodeEntity lockedNode = NodeRow.read(row);
+            Outbox.hold();
+            Uni<Outcome> outcome;
+            try {
+                outcome = commands.apply(intent, authorization.forCommand(intent, lockedNode));
+            } catch (Rejection rejection) {
+                outcome = Uni.createFrom().failure(rejection);
+            }
+            return outcome.onFailure(Rejection.class).recoverWithItem(failure -> {
+                        Outbox.dropHeld(); // a refused command changes nothing; its answer carries the node as it was
+                        return Outcome.rejected((Rejection) failure).withNode(NodeRow.read(row));
+                    })
+                    .map(result -> {
+                        boolean written = result.accepted() && result.node() != null;
+                        if (written && result.node() != lockedNode) {
+                            throw new IllegalStateException(intent.getCommand().getClass().getSimpleName()
+                                    + " writes only its node, but answered another instance of it");
+                        }
+                        Instant now = now();
+                        SqlStatement answer = Outbox.heldStatement(answerPrelude(intent, result, now, written),
+                                answer(intent, result, now));
+                        return PipelinedTransactions.Ending.commit(answer, result);
+                    });
+        }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
     }
 
     /**
@@ -235,8 +287,7 @@ public class IntentProcessor {
      */
     private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
-        var processed = new Outbox.Prelude(PROCESSED, processed(intent, outcome, now), ProcessedIntent.class);
-        return Outbox.appendHeld(processed, answer(intent, outcome, now)).replaceWith(outcome);
+        return Outbox.appendHeld(answerPrelude(intent, outcome, now, false), answer(intent, outcome, now)).replaceWith(outcome);
     }
 
     /**
@@ -251,12 +302,22 @@ public class IntentProcessor {
             }
             session.detach(outcome.node());
             Instant now = now();
-            List<Object> parameters = new ArrayList<>(processed(intent, outcome, now));
-            String written = NodeRow.updateCte("written", parameters.size() + 1);
-            parameters.addAll(NodeRow.parameters(outcome.node()));
-            var prelude = new Outbox.Prelude(PROCESSED + ", " + written, parameters, ProcessedIntent.class, NodeEntity.class);
-            return Outbox.appendHeld(prelude, answer(intent, outcome, now)).replaceWith(outcome);
+            return Outbox.appendHeld(answerPrelude(intent, outcome, now, true), answer(intent, outcome, now)).replaceWith(outcome);
         });
+    }
+
+    /**
+     * What an answer's statement writes before its outbox rows: the processed intent, and with {@code writeNode} the
+     * outcome's node's row ({@link NodeRow}).
+     */
+    private static Outbox.Prelude answerPrelude(NodeIntent intent, Outcome outcome, Instant now, boolean writeNode) {
+        List<Object> parameters = new ArrayList<>(processed(intent, outcome, now));
+        if (!writeNode) {
+            return new Outbox.Prelude(PROCESSED, parameters, ProcessedIntent.class);
+        }
+        String written = NodeRow.updateCte("written", parameters.size() + 1);
+        parameters.addAll(NodeRow.parameters(outcome.node()));
+        return new Outbox.Prelude(PROCESSED + ", " + written, parameters, ProcessedIntent.class, NodeEntity.class);
     }
 
     /** The parameters of {@link #PROCESSED}. */

@@ -42,6 +42,12 @@ public class NodeCommands {
         return apply(handler, intent, command, lockedNode);
     }
 
+    /** Whether {@code intent}'s command changes only its node's row (see {@link CommandHandler#writesOnlyItsNode}). */
+    boolean writesOnlyItsNode(NodeIntent intent) {
+        CommandHandler<?> handler = handlers.get(intent.getCommand().getClass());
+        return handler != null && handler.writesOnlyItsNode();
+    }
+
     private static <T> Uni<Outcome> apply(CommandHandler<T> handler, NodeIntent intent, Object command, NodeEntity lockedNode) {
         return handler.apply(intent, handler.command().cast(command), lockedNode);
     }

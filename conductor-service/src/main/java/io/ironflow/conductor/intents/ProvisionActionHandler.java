@@ -38,6 +38,11 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, ProvisionAction action, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> provision(change, action));
     }

@@ -26,6 +26,11 @@ class SetBootModeHandler implements CommandHandler<SetBootMode> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, SetBootMode command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeSettings.requireValidBootMode(command.getTarget());

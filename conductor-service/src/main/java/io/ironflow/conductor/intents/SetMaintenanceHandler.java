@@ -22,6 +22,11 @@ class SetMaintenanceHandler implements CommandHandler<SetMaintenance> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, SetMaintenance command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change,
                 node -> change.aggregate().maintenance(command.getMaintenance(), command.getReason()), 202));

@@ -22,6 +22,11 @@ class SetSecureBootHandler implements CommandHandler<SetSecureBoot> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, SetSecureBoot command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> edits.whileReserved(change, node -> ManagementSettings.setSecureBoot(change.aggregate(), command.getTarget()), 202));
     }

@@ -1,6 +1,7 @@
 package io.ironflow.conductor.messaging;
 
 import io.ironflow.conductor.persistence.OutboxEvent;
+import io.ironflow.conductor.persistence.SqlStatement;
 import io.ironflow.events.AllocationRequest;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
@@ -109,6 +110,23 @@ public final class Outbox {
      * and then {@code entries}.
      */
     public static Uni<Void> appendHeld(Prelude prelude, List<Entry> entries) {
+        return insert(prelude, endHold(entries));
+    }
+
+    /**
+     * As {@link #appendHeld}, for a transaction on the plain client: ends the hold and gives the statement that writes
+     * {@code prelude}, the rows held and {@code entries}, for the caller to run.
+     */
+    public static SqlStatement heldStatement(Prelude prelude, List<Entry> entries) {
+        List<Entry> rows = endHold(entries);
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("a statement of the outbox writes rows, and there are none");
+        }
+        return statement(prelude, rows);
+    }
+
+    /** Ends this context's hold: the rows it held, then {@code entries}. */
+    private static List<Entry> endHold(List<Entry> entries) {
         List<Entry> rows = new ArrayList<>(entries.size() + 4);
         List<Entry> held = Vertx.currentContext().getLocal(HELD);
         Vertx.currentContext().removeLocal(HELD);
@@ -116,7 +134,7 @@ public final class Outbox {
             rows.addAll(held);
         }
         rows.addAll(entries);
-        return insert(prelude, rows);
+        return rows;
     }
 
     /**
@@ -135,6 +153,18 @@ public final class Outbox {
             }
             return Uni.createFrom().voidItem();
         }
+        SqlStatement statement = statement(prelude, entries);
+        return Panache.getSession().flatMap(session -> {
+            var insert = session.createNativeQuery(statement.sql(), prelude == null ? OUTBOX : affected(prelude));
+            for (int i = 0; i < statement.parameters().size(); i++) {
+                insert.setParameter(i + 1, statement.parameters().get(i));
+            }
+            return insert.executeUpdate();
+        }).replaceWithVoid();
+    }
+
+    /** {@code prelude} (or none) and one INSERT of {@code entries}, in one statement. */
+    private static SqlStatement statement(Prelude prelude, List<Entry> entries) {
         int first = prelude == null ? 0 : prelude.parameters().size();
         StringBuilder sql = new StringBuilder(prelude == null ? "" : "WITH " + prelude.cte() + " ").append(
                 "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, traceparent, transition, created_at) VALUES ");
@@ -156,14 +186,7 @@ public final class Outbox {
             parameters[p + 4] = traceparent;
             parameters[p + 5] = entry.value() instanceof NodeEvent event ? transition(event) : null;
         }
-        return Panache.getSession().flatMap(session -> {
-            var insert = session.createNativeQuery(sql.toString(),
-                    prelude == null ? OUTBOX : affected(prelude));
-            for (int i = 0; i < parameters.length; i++) {
-                insert.setParameter(i + 1, parameters[i]);
-            }
-            return insert.executeUpdate();
-        }).replaceWithVoid();
+        return new SqlStatement(sql.toString(), Arrays.asList(parameters));
     }
 
     /** What a statement with {@code prelude} writes: the outbox and the prelude's tables. */

@@ -3,6 +3,7 @@ package io.ironflow.conductor.persistence;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.persistence.LockModeType;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -28,6 +29,16 @@ public record LockedNode(NodeEntity node, ProcessedIntent answered) {
                         .setParameter("node", node).setParameter("intent", intentId)
                         .setLockMode(LockModeType.PESSIMISTIC_WRITE).getSingleResultOrNull())
                 .flatMap(locked -> locked != null ? Uni.createFrom().item(new LockedNode(locked, null)) : answerOnly(intentId));
+    }
+
+    /**
+     * The same lock for a transaction on the plain client ({@link PipelinedTransactions}): node {@code node}'s row,
+     * {@link NodeRow#SELECT_LIST} for {@link NodeRow#read}, FOR NO KEY UPDATE as Hibernate locks it, provided that
+     * intent {@code intentId} has no answer; no row otherwise (answered, or no such node).
+     */
+    public static SqlStatement unanswered(UUID node, String intentId) {
+        return new SqlStatement("SELECT " + NodeRow.SELECT_LIST + " FROM nodes WHERE uuid = ?1 AND NOT EXISTS"
+                + " (SELECT 1 FROM processed_intents p WHERE p.intent_id = ?2) FOR NO KEY UPDATE", List.of(node, intentId));
     }
 
     /** No node to lock (a creation, or a node that does not exist): only intent {@code intentId}'s answer. */

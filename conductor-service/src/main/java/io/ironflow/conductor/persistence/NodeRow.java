@@ -1,18 +1,26 @@
 package io.ironflow.conductor.persistence;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.mutiny.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * A node's row written by a statement of the caller's own, as {@link NodeEntity} holds it: every column the entity
  * maps but its key, so that nothing a change made is left out ({@code NodeRowTest} holds the list to the entity's
  * fields). An intent writes its node this way inside the statement of its answer, instead of letting Hibernate
  * flush it at commit: one round trip and one dirty check fewer per intent. The caller detaches the entity first,
- * so that Hibernate does not write it a second time.
+ * so that Hibernate does not write it a second time. The commands that change nothing but their node's row are
+ * read this way too ({@link #read}), by the plain client, with no session at all ({@link PipelinedTransactions}).
  * <p>
  * The JSON columns hold JSON values only (maps, lists, strings, numbers, booleans, null: see
  * {@link JsonMapSnapshot}); they are sent as text and cast, the text's parameter type being what the client
@@ -21,49 +29,68 @@ import java.util.function.Function;
 public final class NodeRow {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> JSON_MAP = new TypeReference<>() {
+    };
 
-    /** A column, whether it holds JSON, and how its value is read from the entity. */
-    record Column(String name, boolean json, Function<NodeEntity, Object> value) {
+    /** How a column's value travels: as the entity's type, or (JSON) as text, cast by the statement. */
+    enum Kind { TEXT, UUID, BOOLEAN, LONG, INSTANT, TEXT_ARRAY, JSON }
+
+    /** A column, how its value travels, and how it is read from and set on the entity. */
+    record Column(String name, Kind kind, Function<NodeEntity, Object> value, BiConsumer<NodeEntity, Object> setter) {
+
+        boolean json() {
+            return kind == Kind.JSON;
+        }
     }
 
     static final List<Column> COLUMNS = List.of(
-            plain("name", n -> n.name),
-            plain("driver", n -> n.driver),
-            json("driver_info", n -> n.driverInfo),
-            json("properties", n -> n.properties),
-            json("extra", n -> n.extra),
-            json("instance_info", n -> n.instanceInfo),
-            json("driver_internal_info", n -> n.driverInternalInfo),
-            plain("instance_uuid", n -> n.instanceUuid),
-            plain("resource_class", n -> n.resourceClass),
-            plain("owner", n -> n.owner),
-            plain("lessee", n -> n.lessee),
-            plain("description", n -> n.description),
-            plain("automated_clean", n -> n.automatedClean),
-            plain("conductor_group", n -> n.conductorGroup),
-            plain("provision_state", n -> n.provisionState),
-            plain("target_provision_state", n -> n.targetProvisionState),
-            plain("power_state", n -> n.powerState),
-            plain("target_power_state", n -> n.targetPowerState),
-            plain("maintenance", n -> n.maintenance),
-            plain("maintenance_reason", n -> n.maintenanceReason),
-            plain("retired", n -> n.retired),
-            plain("retired_reason", n -> n.retiredReason),
-            plain("last_error", n -> n.lastError),
-            plain("reservation", n -> n.reservation),
-            plain("conductor", n -> n.conductor),
-            json("clean_step", n -> n.cleanStep),
-            plain("revision", n -> n.revision),
-            plain("created_at", n -> n.createdAt),
-            plain("updated_at", n -> n.updatedAt),
-            plain("provision_updated_at", n -> n.provisionUpdatedAt),
-            plain("traits", n -> n.traits),
-            json("network_data", n -> n.networkData),
-            plain("boot_mode", n -> n.bootMode),
-            plain("secure_boot", n -> n.secureBoot),
-            plain("shard", n -> n.shard),
-            json("ports", n -> n.ports),
-            json("portgroups", n -> n.portgroups));
+            column("name", Kind.TEXT, n -> n.name, (n, v) -> n.name = (String) v),
+            column("driver", Kind.TEXT, n -> n.driver, (n, v) -> n.driver = (String) v),
+            json("driver_info", n -> n.driverInfo, (n, v) -> n.driverInfo = v),
+            json("properties", n -> n.properties, (n, v) -> n.properties = v),
+            json("extra", n -> n.extra, (n, v) -> n.extra = v),
+            json("instance_info", n -> n.instanceInfo, (n, v) -> n.instanceInfo = v),
+            json("driver_internal_info", n -> n.driverInternalInfo, (n, v) -> n.driverInternalInfo = v),
+            column("instance_uuid", Kind.UUID, n -> n.instanceUuid, (n, v) -> n.instanceUuid = (UUID) v),
+            column("resource_class", Kind.TEXT, n -> n.resourceClass, (n, v) -> n.resourceClass = (String) v),
+            column("owner", Kind.TEXT, n -> n.owner, (n, v) -> n.owner = (String) v),
+            column("lessee", Kind.TEXT, n -> n.lessee, (n, v) -> n.lessee = (String) v),
+            column("description", Kind.TEXT, n -> n.description, (n, v) -> n.description = (String) v),
+            column("automated_clean", Kind.BOOLEAN, n -> n.automatedClean, (n, v) -> n.automatedClean = (Boolean) v),
+            column("conductor_group", Kind.TEXT, n -> n.conductorGroup, (n, v) -> n.conductorGroup = (String) v),
+            column("provision_state", Kind.TEXT, n -> n.provisionState, (n, v) -> n.provisionState = (String) v),
+            column("target_provision_state", Kind.TEXT, n -> n.targetProvisionState,
+                    (n, v) -> n.targetProvisionState = (String) v),
+            column("power_state", Kind.TEXT, n -> n.powerState, (n, v) -> n.powerState = (String) v),
+            column("target_power_state", Kind.TEXT, n -> n.targetPowerState, (n, v) -> n.targetPowerState = (String) v),
+            column("maintenance", Kind.BOOLEAN, n -> n.maintenance, (n, v) -> n.maintenance = (Boolean) v),
+            column("maintenance_reason", Kind.TEXT, n -> n.maintenanceReason, (n, v) -> n.maintenanceReason = (String) v),
+            column("retired", Kind.BOOLEAN, n -> n.retired, (n, v) -> n.retired = (Boolean) v),
+            column("retired_reason", Kind.TEXT, n -> n.retiredReason, (n, v) -> n.retiredReason = (String) v),
+            column("last_error", Kind.TEXT, n -> n.lastError, (n, v) -> n.lastError = (String) v),
+            column("reservation", Kind.TEXT, n -> n.reservation, (n, v) -> n.reservation = (String) v),
+            column("conductor", Kind.TEXT, n -> n.conductor, (n, v) -> n.conductor = (String) v),
+            json("clean_step", n -> n.cleanStep, (n, v) -> n.cleanStep = v),
+            column("revision", Kind.LONG, n -> n.revision, (n, v) -> n.revision = (Long) v),
+            column("created_at", Kind.INSTANT, n -> n.createdAt, (n, v) -> n.createdAt = (Instant) v),
+            column("updated_at", Kind.INSTANT, n -> n.updatedAt, (n, v) -> n.updatedAt = (Instant) v),
+            column("provision_updated_at", Kind.INSTANT, n -> n.provisionUpdatedAt,
+                    (n, v) -> n.provisionUpdatedAt = (Instant) v),
+            column("traits", Kind.TEXT_ARRAY, n -> n.traits, (n, v) -> n.traits = (String[]) v),
+            json("network_data", n -> n.networkData, (n, v) -> n.networkData = v),
+            column("boot_mode", Kind.TEXT, n -> n.bootMode, (n, v) -> n.bootMode = (String) v),
+            column("secure_boot", Kind.BOOLEAN, n -> n.secureBoot, (n, v) -> n.secureBoot = (Boolean) v),
+            column("shard", Kind.TEXT, n -> n.shard, (n, v) -> n.shard = (String) v),
+            json("ports", n -> n.ports, (n, v) -> n.ports = v),
+            json("portgroups", n -> n.portgroups, (n, v) -> n.portgroups = v));
+
+    /**
+     * The select list {@link #read} takes: the key, then every column of {@link #COLUMNS} in order, the JSON ones as
+     * text (parsed as Hibernate parses them, by Jackson, rather than into the client's own JSON types).
+     */
+    public static final String SELECT_LIST = "uuid, " + COLUMNS.stream()
+            .map(c -> c.json() ? "CAST(" + c.name() + " AS text) AS " + c.name() : c.name())
+            .collect(Collectors.joining(", "));
 
     private NodeRow() {
     }
@@ -94,6 +121,42 @@ public final class NodeRow {
         return values;
     }
 
+    /**
+     * The node of a row selected with {@link #SELECT_LIST}, as Hibernate would load it, but not managed by any
+     * session: whoever changes it writes it with {@link #updateCte}.
+     */
+    public static NodeEntity read(Row row) {
+        NodeEntity node = new NodeEntity();
+        node.uuid = row.getUUID(0);
+        for (int i = 0; i < COLUMNS.size(); i++) {
+            Column column = COLUMNS.get(i);
+            column.setter().accept(node, value(row, i + 1, column.kind()));
+        }
+        return node;
+    }
+
+    private static Object value(Row row, int index, Kind kind) {
+        return switch (kind) {
+            case TEXT -> row.getString(index);
+            case UUID -> row.getUUID(index);
+            case BOOLEAN -> row.getBoolean(index);
+            case LONG -> row.getLong(index);
+            case INSTANT -> {
+                OffsetDateTime time = row.getOffsetDateTime(index);
+                yield time == null ? null : time.toInstant();
+            }
+            case TEXT_ARRAY -> row.getArrayOfStrings(index);
+            case JSON -> {
+                String text = row.getString(index);
+                try {
+                    yield text == null ? null : JSON.readValue(text, JSON_MAP);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("a JSON column of the node does not hold a JSON object", e);
+                }
+            }
+        };
+    }
+
     private static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);
@@ -102,11 +165,15 @@ public final class NodeRow {
         }
     }
 
-    private static Column plain(String name, Function<NodeEntity, Object> value) {
-        return new Column(name, false, value);
+    private static Column column(String name, Kind kind, Function<NodeEntity, Object> value,
+            BiConsumer<NodeEntity, Object> setter) {
+        return new Column(name, kind, value, setter);
     }
 
-    private static Column json(String name, Function<NodeEntity, Map<String, Object>> value) {
-        return new Column(name, true, value::apply);
+    private static Column json(String name, Function<NodeEntity, Map<String, Object>> value,
+            BiConsumer<NodeEntity, Map<String, Object>> setter) {
+        @SuppressWarnings("unchecked")
+        BiConsumer<NodeEntity, Object> set = (node, map) -> setter.accept(node, (Map<String, Object>) map);
+        return new Column(name, Kind.JSON, value::apply, set);
     }
 }

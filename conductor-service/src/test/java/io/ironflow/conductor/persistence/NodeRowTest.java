@@ -13,6 +13,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -39,6 +41,9 @@ class NodeRowTest {
     @Inject
     Vertx vertx;
 
+    @Inject
+    Pool pool;
+
     @Test
     void everyFieldIsWrittenAndReadBackAsHibernateReadsIt() throws Exception {
         UUID uuid = enrolled();
@@ -52,6 +57,24 @@ class NodeRowTest {
             assertTrue(Objects.deepEquals(before, field.get(read)), field.getName() + ": wrote " + format(before)
                     + ", read " + format(field.get(read)));
             assertTrue(Objects.deepEquals(field.get(changed), field.get(read)), field.getName());
+        }
+    }
+
+    @Test
+    void theRowIsReadAsHibernateReadsIt() throws Exception {
+        UUID uuid = enrolled();
+        inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
+            fields().forEach(field -> set(field, node, changedValue(field)));
+            node.name = "read-" + uuid; // names are unique: the other test's node has the changed one
+            return write(node);
+        }));
+        NodeEntity loaded = inTransaction(vertx, () -> NodeEntity.findById(uuid));
+        NodeEntity read = NodeRow.read(pool.preparedQuery("SELECT " + NodeRow.SELECT_LIST + " FROM nodes WHERE uuid = $1")
+                .execute(Tuple.of(uuid)).await().indefinitely().iterator().next());
+        assertEquals(uuid, read.uuid);
+        for (Field field : fields()) {
+            assertTrue(Objects.deepEquals(field.get(loaded), field.get(read)), field.getName() + ": Hibernate loads "
+                    + format(field.get(loaded)) + ", NodeRow reads " + format(field.get(read)));
         }
     }
 
