@@ -5,19 +5,19 @@ import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.schemas.Topic;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.hibernate.reactive.common.AffectedEntities;
 
 /**
  * {@link DeleteNode}: deletes a node the aggregate allows to go ({@link io.ironflow.conductor.node.Node#checkDeletable}, 409 otherwise),
- * announces the deletion and tombstones its snapshot; 204.
+ * announces the deletion and tombstones its snapshot; 204. The row goes in the answer's statement, as a
+ * data-modifying {@code WITH} ({@link IntentProcessor}), so the command itself touches no session: never through
+ * Hibernate's {@code remove()}, whose flush lost its continuation under concurrent intents and left the
+ * transaction open for ever (Hibernate Reactive 3.2 shares one delete coordinator between sessions;
+ * docs/architecture.md, "Why DELETE is a statement").
  */
 @ApplicationScoped
 class DeleteNodeHandler implements CommandHandler<DeleteNode> {
-
-    private static final AffectedEntities NODES = new AffectedEntities(NodeEntity.class);
 
     private final NodeEdits edits;
 
@@ -31,21 +31,19 @@ class DeleteNodeHandler implements CommandHandler<DeleteNode> {
     }
 
     @Override
+    public boolean writesOnlyItsNode() {
+        return true;
+    }
+
+    @Override
     public Uni<Outcome> apply(NodeIntent intent, DeleteNode command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
             NodeEntity node = change.node();
             change.aggregate().checkDeletable(); // before the reservation: a refusal changes nothing
-            // One DELETE of the row this transaction holds locked, not Hibernate's remove(): the flush of an entity
-            // removal lost its continuation under concurrent intents and left the transaction open for ever
-            // (Hibernate Reactive 3.2 shares one delete coordinator between sessions; docs/architecture.md,
-            // "Why DELETE is a statement").
             return edits.reserve(change)
-                    .flatMap(x -> Panache.getSession())
-                    .flatMap(session -> session.detach(node)
-                            .createNativeQuery("DELETE FROM nodes WHERE uuid = ?1", NODES).setParameter(1, node.uuid).executeUpdate())
                     .flatMap(x -> change.announceDeletion())
                     .flatMap(x -> Outbox.tombstone(Topic.NODE_STATE, node.uuid.toString()))
-                    .replaceWith(new Outcome(true, 204, null, null, null));
+                    .replaceWith(Outcome::deleted);
         });
     }
 }

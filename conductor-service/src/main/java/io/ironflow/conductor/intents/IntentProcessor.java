@@ -221,14 +221,14 @@ public class IntentProcessor {
                         return Outcome.rejected((Rejection) failure).withNode(NodeRow.read(row));
                     })
                     .map(result -> {
-                        boolean written = result.accepted() && result.node() != null;
-                        if (written && result.node() != lockedNode) {
+                        if (result.accepted() && result.node() != null && result.node() != lockedNode) {
                             throw new IllegalStateException(intent.getCommand().getClass().getSimpleName()
                                     + " writes only its node, but answered another instance of it");
                         }
                         Instant now = now();
-                        SqlStatement answer = Outbox.heldStatement(answerPrelude(intent, result, now, written),
-                                answer(intent, result, now));
+                        boolean rowChanged = result.accepted() && (result.node() == lockedNode || result.deletesNode());
+                        SqlStatement answer = Outbox.heldStatement(
+                                answerPrelude(intent, result, now, rowChanged ? lockedNode : null), answer(intent, result, now));
                         return PipelinedTransactions.Ending.commit(answer, result);
                     });
         }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
@@ -264,8 +264,9 @@ public class IntentProcessor {
         }
         return outcome
                 .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
-                .flatMap(result -> result.accepted() && result.node() != null && result.node() == lockedNode
-                        ? recordWithNode(intent, result) : record(intent, result));
+                .flatMap(result -> result.accepted() && lockedNode != null
+                        && (result.node() == lockedNode || result.deletesNode())
+                        ? recordWithNode(intent, result, lockedNode) : record(intent, result));
     }
 
     /** A refused intent changes nothing; its answer still carries the node as it is, when there is one. */
@@ -287,36 +288,44 @@ public class IntentProcessor {
      */
     private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
-        return Outbox.appendHeld(answerPrelude(intent, outcome, now, false), answer(intent, outcome, now)).replaceWith(outcome);
+        return Outbox.appendHeld(answerPrelude(intent, outcome, now, null), answer(intent, outcome, now)).replaceWith(outcome);
     }
 
     /**
-     * {@link #record}s an accepted change to the node this transaction locked, and writes the node's row in the same
-     * statement ({@link NodeRow}): the entity is detached first, so Hibernate does not flush it at commit. A node the
-     * session no longer holds (deleted, or cleared) is left to whoever let it go.
+     * {@link #record}s an accepted change to {@code lockedNode}, the node this transaction locked, and writes or
+     * deletes its row in the same statement ({@link #answerPrelude}): the entity is detached first, so Hibernate
+     * does not flush it at commit. A node the session no longer holds (cleared) is left to whoever let it go.
      */
-    private Uni<Outcome> recordWithNode(NodeIntent intent, Outcome outcome) {
+    private Uni<Outcome> recordWithNode(NodeIntent intent, Outcome outcome, NodeEntity lockedNode) {
         return Panache.getSession().flatMap(session -> {
-            if (!session.contains(outcome.node())) {
+            if (!session.contains(lockedNode)) {
                 return record(intent, outcome);
             }
-            session.detach(outcome.node());
+            session.detach(lockedNode);
             Instant now = now();
-            return Outbox.appendHeld(answerPrelude(intent, outcome, now, true), answer(intent, outcome, now)).replaceWith(outcome);
+            return Outbox.appendHeld(answerPrelude(intent, outcome, now, lockedNode), answer(intent, outcome, now))
+                    .replaceWith(outcome);
         });
     }
 
     /**
-     * What an answer's statement writes before its outbox rows: the processed intent, and with {@code writeNode} the
-     * outcome's node's row ({@link NodeRow}).
+     * What an answer's statement writes before its outbox rows: the processed intent, and, for an accepted outcome,
+     * the row of {@code lockedNode} (the node this transaction locked; null: none is written): written
+     * ({@link NodeRow}), or deleted when the outcome {@link Outcome#deletesNode deletes it} (its ports and portgroups
+     * go with it, ON DELETE CASCADE).
      */
-    private static Outbox.Prelude answerPrelude(NodeIntent intent, Outcome outcome, Instant now, boolean writeNode) {
+    private static Outbox.Prelude answerPrelude(NodeIntent intent, Outcome outcome, Instant now, NodeEntity lockedNode) {
         List<Object> parameters = new ArrayList<>(processed(intent, outcome, now));
-        if (!writeNode) {
+        if (lockedNode == null || !outcome.accepted()) {
             return new Outbox.Prelude(PROCESSED, parameters, ProcessedIntent.class);
         }
+        if (outcome.deletesNode()) {
+            parameters.add(lockedNode.uuid);
+            return new Outbox.Prelude(PROCESSED + ", deleted AS (DELETE FROM nodes WHERE uuid = ?" + parameters.size() + ")",
+                    parameters, ProcessedIntent.class, NodeEntity.class);
+        }
         String written = NodeRow.updateCte("written", parameters.size() + 1);
-        parameters.addAll(NodeRow.parameters(outcome.node()));
+        parameters.addAll(NodeRow.parameters(lockedNode));
         return new Outbox.Prelude(PROCESSED + ", " + written, parameters, ProcessedIntent.class, NodeEntity.class);
     }
 
