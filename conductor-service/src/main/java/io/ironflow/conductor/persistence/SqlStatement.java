@@ -7,7 +7,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A statement of our own and its parameters, written once for both clients: with JPA's numbered parameters
@@ -17,15 +16,13 @@ import java.util.regex.Pattern;
  */
 public record SqlStatement(String sql, List<Object> parameters) {
 
-    private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
-
     public SqlStatement {
         parameters = Arrays.asList(parameters.toArray()); // a copy that keeps nulls
     }
 
     /** {@link #sql} with PostgreSQL's parameter markers. */
     public String pgSql() {
-        return NUMBERED.matcher(sql).replaceAll("\\$$1");
+        return sql.replace('?', '$');
     }
 
     /**
