@@ -35,11 +35,20 @@ class CreateNodeHandler implements CommandHandler<CreateNode> {
 
     @Override
     public Uni<Outcome> apply(NodeIntent intent, CreateNode command, NodeEntity lockedNode) {
+        NewNode node = newNode(intent, command);
+        return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> existing != null
+                        ? enrol(intent, node, true, false)
+                        : NodeEntity.nameTaken(node.name()).flatMap(taken -> enrol(intent, node, false, taken)))
+                .call(outcome -> outcome.node().persist());
+    }
+
+    /** The node {@code command} enrols under the intent's UUID, once its driver and its fields pass: 400 otherwise. */
+    NewNode newNode(NodeIntent intent, CreateNode command) {
         UUID uuid = NodeNames.requireUuid(intent.getNodeUuid());
         if (command.getDriver() != null && !command.getDriver().isBlank()) { // a missing one: NewNode's 400
             Drivers.requireEnabled(command.getDriver());
         }
-        NewNode node = new NewNode(uuid, command.getName(), command.getDriver(),
+        return new NewNode(uuid, command.getName(), command.getDriver(),
                 NodeSnapshots.dict("driver_info", command.getDriverInfo()),
                 NodeSnapshots.dict("properties", command.getProperties()),
                 NodeSnapshots.dict("extra", command.getExtra()),
@@ -47,19 +56,23 @@ class CreateNodeHandler implements CommandHandler<CreateNode> {
                 command.getResourceClass(), command.getOwner(), command.getLessee(), command.getDescription(),
                 command.getAutomatedClean(), command.getConductorGroup(),
                 NodeSnapshots.dict("network_data", command.getNetworkData()), command.getShard());
-        return NodeEntity.<NodeEntity>findById(node.uuid()).flatMap(existing -> {
-            if (existing != null) {
-                throw Rejection.conflict("A node with UUID " + node.uuid() + " already exists.");
-            }
-            return NodeEntity.nameTaken(node.name());
-        }).flatMap(taken -> {
-            if (taken) {
-                throw Rejection.conflict("A node with name " + node.name() + " already exists.");
-            }
-            NodeEntity entity = NodeEntity.enroll(node, edits.conductor(), Instant.now().truncatedTo(ChronoUnit.MILLIS));
-            NodeChange change = new NodeChange(entity, intent.getIntentId(), intent.getRequester(), edits.conductor());
-            change.enrolled();
-            return entity.persist().flatMap(x -> change.announce()).replaceWith(Outcome.done(201, entity));
-        });
+    }
+
+    /**
+     * Enrols {@code node}, given whether its UUID and its name are taken already (409, and nothing changes): the
+     * outcome's node is the new entity, not yet written (the caller persists it, or writes its row with the
+     * answer), and its enrolment is announced (held for the answer's statement).
+     */
+    Uni<Outcome> enrol(NodeIntent intent, NewNode node, boolean uuidTaken, boolean nameTaken) {
+        if (uuidTaken) {
+            return Uni.createFrom().failure(Rejection.conflict("A node with UUID " + node.uuid() + " already exists."));
+        }
+        if (nameTaken) {
+            return Uni.createFrom().failure(Rejection.conflict("A node with name " + node.name() + " already exists."));
+        }
+        NodeEntity entity = NodeEntity.enroll(node, edits.conductor(), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        NodeChange change = new NodeChange(entity, intent.getIntentId(), intent.getRequester(), edits.conductor());
+        change.enrolled();
+        return change.announce().replaceWith(Outcome.done(201, entity));
     }
 }

@@ -1,5 +1,6 @@
 package io.ironflow.conductor.intents;
 
+import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
@@ -79,6 +80,7 @@ public class IntentProcessor {
     private final NodeValidation validation;
     private final IntentAuthorization authorization;
     private final PipelinedTransactions transactions;
+    private final CreateNodeHandler creations;
     private final Vertx vertx;
     private final int lockRetries;
     private final Duration lockRetryInterval;
@@ -91,9 +93,11 @@ public class IntentProcessor {
             @ConfigProperty(name = "ironflow.conductor.node-locked-retry-interval") Duration lockRetryInterval,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline,
             @ConfigProperty(name = "ironflow.conductor.intent-retry-for") Duration retryFor,
-            ConductorMetrics metrics, Tracer tracer, IntentAuthorization authorization, PipelinedTransactions transactions) {
+            ConductorMetrics metrics, Tracer tracer, IntentAuthorization authorization, PipelinedTransactions transactions,
+            CreateNodeHandler creations) {
         this.authorization = authorization;
         this.transactions = transactions;
+        this.creations = creations;
         this.conductor = conductor;
         this.commands = commands;
         this.work = work;
@@ -179,8 +183,10 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
-        Uni<Outcome> once = commands.writesOnlyItsNode(intent) && NodeNames.isUuid(intent.getNodeUuid())
-                ? attemptPipelined(intent) : attemptInSession(intent);
+        // deferred: whatever a path throws before its first Uni fails this attempt, as a failed Uni would
+        Uni<Outcome> once = Uni.createFrom().deferred(() -> !NodeNames.isUuid(intent.getNodeUuid()) ? attemptInSession(intent)
+                : intent.getCommand() instanceof CreateNode create ? attemptCreation(intent, create)
+                : commands.writesOnlyItsNode(intent) ? attemptPipelined(intent) : attemptInSession(intent));
         return once
                 .onFailure(NodeBusy.class).recoverWithUni(busy -> attempt < lockRetries
                         ? Uni.createFrom().voidItem().invoke(metrics::lockRetry).onItem().delayIt().by(lockRetryInterval).flatMap(x -> attempt(intent, attempt + 1))
@@ -230,6 +236,47 @@ public class IntentProcessor {
                         SqlStatement answer = Outbox.heldStatement(
                                 answerPrelude(intent, result, now, rowChanged ? lockedNode : null), answer(intent, result, now));
                         return PipelinedTransactions.Ending.commit(answer, result);
+                    });
+        }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
+    }
+
+    /**
+     * A creation on the plain client ({@link PipelinedTransactions}): BEGIN with what it needs to know (answered
+     * before? its UUID or name taken?), then the answer's statement, which inserts the node's row too
+     * ({@link NodeRow#insertCte}), with COMMIT. A creation answered before, one whose UUID is taken (its answer
+     * carries the node there), and one refused before the database is asked are attempted in a session, which
+     * answers them as it always has.
+     */
+    private Uni<Outcome> attemptCreation(NodeIntent intent, CreateNode command) {
+        NewNode node;
+        try {
+            authorization.forCommand(intent, null);
+            node = creations.newNode(intent, command);
+        } catch (Rejection refused) {
+            return attemptInSession(intent);
+        }
+        return transactions.run(LockedNode.creation(node.uuid(), node.name(), intent.getIntentId()), rows -> {
+            Row known = rows.iterator().next();
+            if (known.getBoolean(0) || known.getBoolean(1)) {
+                return Uni.createFrom().item(PipelinedTransactions.Ending.<Outcome>rollback(null));
+            }
+            Outbox.hold();
+            return creations.enrol(intent, node, false, known.getBoolean(2))
+                    .onFailure(Rejection.class).recoverWithItem(failure -> {
+                        Outbox.dropHeld();
+                        return Outcome.rejected((Rejection) failure);
+                    })
+                    .map(result -> {
+                        Instant now = now();
+                        Outbox.Prelude prelude = answerPrelude(intent, result, now, null);
+                        if (result.accepted()) {
+                            List<Object> parameters = new ArrayList<>(prelude.parameters());
+                            String created = NodeRow.insertCte("created", parameters.size() + 1);
+                            parameters.addAll(NodeRow.parameters(result.node()));
+                            prelude = new Outbox.Prelude(prelude.cte() + ", " + created, parameters);
+                        }
+                        return PipelinedTransactions.Ending.commit(
+                                Outbox.heldStatement(prelude, answer(intent, result, now)), result);
                     });
         }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
     }

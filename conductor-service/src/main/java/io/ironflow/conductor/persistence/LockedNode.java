@@ -3,6 +3,7 @@ package io.ironflow.conductor.persistence;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.persistence.LockModeType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -39,6 +40,17 @@ public record LockedNode(NodeEntity node, ProcessedIntent answered) {
     public static SqlStatement unanswered(UUID node, String intentId) {
         return new SqlStatement("SELECT " + NodeRow.SELECT_LIST + " FROM nodes WHERE uuid = ?1 AND NOT EXISTS"
                 + " (SELECT 1 FROM processed_intents p WHERE p.intent_id = ?2) FOR NO KEY UPDATE", List.of(node, intentId));
+    }
+
+    /**
+     * What a creation on the plain client needs to know, in one row: whether intent {@code intentId} was answered,
+     * whether node {@code node}'s UUID and {@code name} (null: none) are taken. Nothing is locked: two creations of
+     * one UUID or name race to the keys, and the loser's INSERT fails (23505), to be attempted again and refused.
+     */
+    public static SqlStatement creation(UUID node, String name, String intentId) {
+        return new SqlStatement("SELECT EXISTS (SELECT 1 FROM processed_intents WHERE intent_id = ?1),"
+                + " EXISTS (SELECT 1 FROM nodes WHERE uuid = ?2), EXISTS (SELECT 1 FROM nodes WHERE name = ?3)",
+                Arrays.asList(intentId, node, name));
     }
 
     /** No node to lock (a creation, or a node that does not exist): only intent {@code intentId}'s answer. */

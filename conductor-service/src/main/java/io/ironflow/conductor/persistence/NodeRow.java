@@ -110,6 +110,23 @@ public final class NodeRow {
         return sql.append(" WHERE uuid = ?").append(p).append(')').toString();
     }
 
+    /**
+     * {@code name AS (INSERT INTO nodes (...) VALUES (...))}, a new node's row as a data-modifying common table
+     * expression, with the parameters of {@link #updateCte} (numbered from {@code first}, in the order
+     * {@link #parameters} gives them: the columns, then the key).
+     */
+    public static String insertCte(String name, int first) {
+        StringBuilder columns = new StringBuilder();
+        StringBuilder values = new StringBuilder();
+        int p = first;
+        for (Column column : COLUMNS) {
+            columns.append(column.name()).append(", ");
+            values.append(column.json() ? "CAST(CAST(?" + p + " AS text) AS jsonb)" : "?" + p).append(", ");
+            p++;
+        }
+        return name + " AS (INSERT INTO nodes (" + columns + "uuid) VALUES (" + values + "?" + p + "))";
+    }
+
     /** The values of {@link #updateCte}'s parameters for {@code node}: its columns, then its key. */
     public static List<Object> parameters(NodeEntity node) {
         List<Object> values = new ArrayList<>(COLUMNS.size() + 1);

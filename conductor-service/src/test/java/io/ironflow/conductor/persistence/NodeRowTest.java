@@ -61,6 +61,27 @@ class NodeRowTest {
     }
 
     @Test
+    void aNewNodesRowIsInsertedWithEveryField() throws Exception {
+        NodeEntity created = new NodeEntity();
+        created.uuid = UUID.randomUUID();
+        fields().forEach(field -> set(field, created, changedValue(field)));
+        created.name = "inserted-" + created.uuid; // names are unique
+        inTransaction(vertx, () -> Panache.getSession().flatMap(session -> {
+            List<Object> parameters = NodeRow.parameters(created);
+            var statement = session.createNativeQuery("WITH " + NodeRow.insertCte("created", 1) + " SELECT 1");
+            for (int i = 0; i < parameters.size(); i++) {
+                statement.setParameter(i + 1, parameters.get(i));
+            }
+            return statement.getSingleResult();
+        }));
+        NodeEntity read = inTransaction(vertx, () -> NodeEntity.findById(created.uuid));
+        for (Field field : fields()) {
+            assertTrue(Objects.deepEquals(field.get(created), field.get(read)), field.getName() + ": inserted "
+                    + format(field.get(created)) + ", read " + format(field.get(read)));
+        }
+    }
+
+    @Test
     void theRowIsReadAsHibernateReadsIt() throws Exception {
         UUID uuid = enrolled();
         inTransaction(vertx, () -> NodeEntity.<NodeEntity>findById(uuid).flatMap(node -> {
