@@ -63,6 +63,12 @@ import io.opentelemetry.context.Context;
  * changes nothing.
  * An abandoned attempt that commits after all is harmless: the processed-intent key admits one answer per
  * intent, so whichever commits second rolls back.
+ * <p>
+ * Two ways to run the transaction, the same statements and lock either way: a creation, and a command that changes
+ * only its node ({@link CommandHandler#writesOnlyItsNode}), run on the plain client in two round trips
+ * ({@link PipelinedTransactions}: BEGIN with the first statement, the answer with COMMIT), on a node no session
+ * manages ({@link NodeRow#read}); every other command, and whatever those find answered before or missing, runs
+ * in a Hibernate session.
  */
 @ApplicationScoped
 public class IntentProcessor {
