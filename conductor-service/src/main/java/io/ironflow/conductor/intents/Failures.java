@@ -1,10 +1,10 @@
 package io.ironflow.conductor.intents;
 
+import com.fasterxml.jackson.core.JacksonException;
 import io.smallrye.mutiny.CompositeException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.pgclient.PgException;
-import java.net.SocketException;
-import java.nio.channels.ClosedChannelException;
+import java.io.IOException;
 import java.util.Set;
 import org.hibernate.JDBCException;
 
@@ -31,16 +31,19 @@ final class Failures {
             if (t instanceof CompositeException composite) { // a failure and the rollback's: any one that may pass
                 return composite.getCauses().stream().anyMatch(Failures::isTransient);
             }
-            if (t instanceof IntentDeadlineExceeded || t instanceof io.smallrye.mutiny.TimeoutException
-                    || t instanceof SocketException || t instanceof ClosedChannelException // not IOException: Jackson's are
-                    || t instanceof io.vertx.core.VertxException
-                    || t instanceof NoStackTraceThrowable) { // the SQL client's "Connection is not active now"
-                return true;
-            }
+            // the database's own verdict first: its PgException is also a VertxException, which alone would pass
             String state = t instanceof PgException pg ? pg.getSqlState()
                     : t instanceof JDBCException jdbc ? jdbc.getSQLState() : null;
             if (state != null && state.length() == 5) {
                 return TRANSIENT_CLASSES.contains(state.substring(0, 2)) || TRANSIENT_CODES.contains(state);
+            }
+            if (t instanceof IntentDeadlineExceeded || t instanceof io.smallrye.mutiny.TimeoutException
+                    // a socket's failure ("Broken pipe" on a statement written to a server that went away), but
+                    // not Jackson's, which are IOExceptions about data and would fail the same way again
+                    || t instanceof IOException && !(t instanceof JacksonException)
+                    || t instanceof io.vertx.core.VertxException
+                    || t instanceof NoStackTraceThrowable) { // the SQL client's "Connection is not active now"
+                return true;
             }
         }
         return false;
