@@ -66,14 +66,7 @@ class NodeRowTest {
         created.uuid = UUID.randomUUID();
         fields().forEach(field -> set(field, created, changedValue(field)));
         created.name = "inserted-" + created.uuid; // names are unique
-        inTransaction(vertx, () -> Panache.getSession().flatMap(session -> {
-            List<Object> parameters = NodeRow.parameters(created);
-            var statement = session.createNativeQuery("WITH " + NodeRow.insertCte("created", 1) + " SELECT 1");
-            for (int i = 0; i < parameters.size(); i++) {
-                statement.setParameter(i + 1, parameters.get(i));
-            }
-            return statement.getSingleResult();
-        }));
+        inTransaction(vertx, () -> withNodeRow(NodeRow.insertCte("created", 1), created));
         NodeEntity read = inTransaction(vertx, () -> NodeEntity.findById(created.uuid));
         for (Field field : fields()) {
             assertTrue(Objects.deepEquals(field.get(created), field.get(read)), field.getName() + ": inserted "
@@ -134,8 +127,15 @@ class NodeRowTest {
     private static Uni<Void> write(NodeEntity node) {
         return Panache.getSession().flatMap(session -> {
             session.detach(node);
+            return withNodeRow(NodeRow.updateCte("written", 1), node);
+        });
+    }
+
+    /** Runs {@code cte} (NodeRow's, parameters from 1) with {@code node}'s parameters, in the current session. */
+    private static Uni<Void> withNodeRow(String cte, NodeEntity node) {
+        return Panache.getSession().flatMap(session -> {
             List<Object> parameters = NodeRow.parameters(node);
-            var statement = session.createNativeQuery("WITH " + NodeRow.updateCte("written", 1) + " SELECT 1");
+            var statement = session.createNativeQuery("WITH " + cte + " SELECT 1");
             for (int i = 0; i < parameters.size(); i++) {
                 statement.setParameter(i + 1, parameters.get(i));
             }
