@@ -67,11 +67,7 @@ class NodeRowTest {
         fields().forEach(field -> set(field, created, changedValue(field)));
         created.name = "inserted-" + created.uuid; // names are unique
         inTransaction(vertx, () -> withNodeRow(NodeRow.insertCte("created", 1), created));
-        NodeEntity read = inTransaction(vertx, () -> NodeEntity.findById(created.uuid));
-        for (Field field : fields()) {
-            assertTrue(Objects.deepEquals(field.get(created), field.get(read)), field.getName() + ": inserted "
-                    + format(field.get(created)) + ", read " + format(field.get(read)));
-        }
+        assertSameFields(created, inTransaction(vertx, () -> NodeEntity.findById(created.uuid)), "inserted", "read");
     }
 
     @Test
@@ -86,9 +82,15 @@ class NodeRowTest {
         NodeEntity read = NodeRow.read(pool.preparedQuery("SELECT " + NodeRow.SELECT_LIST + " FROM nodes WHERE uuid = $1")
                 .execute(Tuple.of(uuid)).await().indefinitely().iterator().next());
         assertEquals(uuid, read.uuid);
+        assertSameFields(loaded, read, "Hibernate loads", "NodeRow reads");
+    }
+
+    /** Every persistent field of {@code actual} as {@code expected} has it. */
+    private static void assertSameFields(NodeEntity expected, NodeEntity actual, String expectedIs, String actualIs)
+            throws IllegalAccessException {
         for (Field field : fields()) {
-            assertTrue(Objects.deepEquals(field.get(loaded), field.get(read)), field.getName() + ": Hibernate loads "
-                    + format(field.get(loaded)) + ", NodeRow reads " + format(field.get(read)));
+            assertTrue(Objects.deepEquals(field.get(expected), field.get(actual)), field.getName() + ": " + expectedIs + " "
+                    + format(field.get(expected)) + ", " + actualIs + " " + format(field.get(actual)));
         }
     }
 
