@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -207,51 +208,36 @@ public class IntentProcessor {
     }
 
     /**
-     * The attempt of a command that changes only its node ({@link CommandHandler#writesOnlyItsNode}), on the plain
-     * client in two round trips ({@link PipelinedTransactions}): BEGIN with the node FOR UPDATE, the command on that
-     * node (no session manages it), then the answer's statement, which writes the node too, with COMMIT. An intent
-     * answered before, or a node that is not there, finds no row: that transaction rolls back, and the attempt is
-     * made in a session, which answers both.
+     * The attempt of a command that changes only its node ({@link CommandHandler#writesOnlyItsNode}) on the plain
+     * client ({@link #onPlainClient}): its first statement locks the node FOR UPDATE, and the command runs on that
+     * node (no session manages it). An intent answered before, or a node that is not there, finds no row.
      */
     private Uni<Outcome> attemptPipelined(NodeIntent intent) {
         SqlStatement lock = LockedNode.unanswered(UUID.fromString(intent.getNodeUuid()), intent.getIntentId());
-        return transactions.run(lock, rows -> {
-            if (rows.size() == 0) {
-                return Uni.createFrom().item(PipelinedTransactions.Ending.<Outcome>rollback(null));
+        return onPlainClient(intent, lock, row -> {
+            if (row == null) {
+                return null;
             }
-            Row row = rows.iterator().next();
             NodeEntity lockedNode = NodeRow.read(row);
-            Outbox.hold();
-            Uni<Outcome> outcome;
-            try {
-                outcome = commands.apply(intent, authorization.forCommand(intent, lockedNode));
-            } catch (Rejection rejection) {
-                outcome = Uni.createFrom().failure(rejection);
-            }
-            return outcome.onFailure(Rejection.class).recoverWithItem(failure -> {
-                        Outbox.dropHeld(); // a refused command changes nothing; its answer carries the node as it was
-                        return Outcome.rejected((Rejection) failure).withNode(NodeRow.read(row));
-                    })
+            return command(intent, lockedNode)
                     .map(result -> {
                         if (result.accepted() && result.node() != null && result.node() != lockedNode) {
                             throw new IllegalStateException(intent.getCommand().getClass().getSimpleName()
                                     + " writes only its node, but answered another instance of it");
                         }
-                        Instant now = now();
-                        boolean rowChanged = result.accepted() && (result.node() == lockedNode || result.deletesNode());
-                        SqlStatement answer = Outbox.heldStatement(
-                                answerPrelude(intent, result, now, rowChanged ? lockedNode : null), answer(intent, result, now));
-                        return PipelinedTransactions.Ending.commit(answer, result);
-                    });
-        }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
+                        return writingLockedNode(result, lockedNode);
+                    })
+                    // the answer carries the node as it was, not as the refused command may have left it
+                    .onFailure(Rejection.class).recoverWithItem(failure -> refused((Rejection) failure).withNode(NodeRow.read(row)));
+        });
     }
 
     /**
-     * A creation on the plain client ({@link PipelinedTransactions}): BEGIN with what it needs to know (answered
-     * before? its UUID or name taken?), then the answer's statement, which inserts the node's row too
-     * ({@link NodeRow#insertCte}), with COMMIT. A creation answered before, one whose UUID is taken (its answer
-     * carries the node there), and one refused before the database is asked are attempted in a session, which
-     * answers them as it always has.
+     * A creation on the plain client ({@link #onPlainClient}): its first statement asks what it needs to know
+     * (answered before? its UUID or name taken?), and the answer's statement inserts the node's row
+     * ({@link NodeRow#insertCte}). A creation answered before, one whose UUID is taken (its answer carries the node
+     * there), and one refused before the database is asked are attempted in a session, which answers them as it
+     * always has.
      */
     private Uni<Outcome> attemptCreation(NodeIntent intent, CreateNode command) {
         NewNode node;
@@ -261,29 +247,32 @@ public class IntentProcessor {
         } catch (Rejection refused) {
             return attemptInSession(intent);
         }
-        return transactions.run(LockedNode.creation(node.uuid(), node.name(), intent.getIntentId()), rows -> {
-            Row known = rows.iterator().next();
-            if (known.getBoolean(0) || known.getBoolean(1)) {
+        return onPlainClient(intent, LockedNode.creation(node.uuid(), node.name(), intent.getIntentId()), known ->
+                known.getBoolean(0) || known.getBoolean(1) ? null
+                        : creations.enrol(intent, node, false, known.getBoolean(2))
+                                .map(result -> result.changing(Outcome.RowChange.INSERT))
+                                .onFailure(Rejection.class).recoverWithItem(failure -> refused((Rejection) failure)));
+    }
+
+    /**
+     * An attempt on the plain client, in two round trips ({@link PipelinedTransactions}): BEGIN with {@code first};
+     * {@code command} on the row first read (null: none), with what it appends to the outbox held; then the
+     * answer's statement, which also changes the node's row as the outcome says ({@link #answerPrelude}), with
+     * COMMIT. A command that answers null leaves the intent to a session (answered before, no such node, ...): this
+     * transaction rolls back and the attempt is made there.
+     */
+    private Uni<Outcome> onPlainClient(NodeIntent intent, SqlStatement first, Function<Row, Uni<Outcome>> command) {
+        return transactions.run(first, rows -> {
+            Outbox.hold();
+            Uni<Outcome> outcome = command.apply(rows.size() == 0 ? null : rows.iterator().next());
+            if (outcome == null) {
                 return Uni.createFrom().item(PipelinedTransactions.Ending.<Outcome>rollback(null));
             }
-            Outbox.hold();
-            return creations.enrol(intent, node, false, known.getBoolean(2))
-                    .onFailure(Rejection.class).recoverWithItem(failure -> {
-                        Outbox.dropHeld();
-                        return Outcome.rejected((Rejection) failure);
-                    })
-                    .map(result -> {
-                        Instant now = now();
-                        Outbox.Prelude prelude = answerPrelude(intent, result, now, null);
-                        if (result.accepted()) {
-                            List<Object> parameters = new ArrayList<>(prelude.parameters());
-                            String created = NodeRow.insertCte("created", parameters.size() + 1);
-                            parameters.addAll(NodeRow.parameters(result.node()));
-                            prelude = new Outbox.Prelude(prelude.cte() + ", " + created, parameters);
-                        }
-                        return PipelinedTransactions.Ending.commit(
-                                Outbox.heldStatement(prelude, answer(intent, result, now)), result);
-                    });
+            return outcome.map(result -> {
+                Instant now = now();
+                SqlStatement answer = Outbox.heldStatement(answerPrelude(intent, result, now), answer(intent, result, now));
+                return PipelinedTransactions.Ending.commit(answer, result);
+            });
         }).flatMap(outcome -> outcome != null ? Uni.createFrom().item(outcome) : attemptInSession(intent));
     }
 
@@ -309,23 +298,36 @@ public class IntentProcessor {
     }
 
     private Uni<Outcome> apply(NodeIntent intent, NodeEntity lockedNode) {
-        Uni<Outcome> outcome;
-        try {
-            outcome = commands.apply(intent, authorization.forCommand(intent, lockedNode));
-        } catch (Rejection rejection) {
-            outcome = Uni.createFrom().failure(rejection);
-        }
-        return outcome
+        return command(intent, lockedNode)
+                .map(result -> writingLockedNode(result, lockedNode))
                 .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
-                .flatMap(result -> result.accepted() && lockedNode != null
-                        && (result.node() == lockedNode || result.deletesNode())
+                .flatMap(result -> result.rowChange() != Outcome.RowChange.NONE
                         ? recordWithNode(intent, result, lockedNode) : record(intent, result));
+    }
+
+    /**
+     * The intent's command on {@code lockedNode} (null: a creation, or no such node), once its principal may apply
+     * it: a refusal, thrown or failed, fails the Uni with the {@link Rejection}.
+     */
+    private Uni<Outcome> command(NodeIntent intent, NodeEntity lockedNode) {
+        return Uni.createFrom().deferred(() -> commands.apply(intent, authorization.forCommand(intent, lockedNode)));
+    }
+
+    /** An accepted outcome that answers with the node this transaction locked writes that node's row with the answer. */
+    private static Outcome writingLockedNode(Outcome result, NodeEntity lockedNode) {
+        return result.accepted() && lockedNode != null && result.node() == lockedNode
+                ? result.changing(Outcome.RowChange.UPDATE) : result;
+    }
+
+    /** A refused command changes nothing: what it appended to the outbox is dropped. */
+    private static Outcome refused(Rejection rejection) {
+        Outbox.dropHeld();
+        return Outcome.rejected(rejection);
     }
 
     /** A refused intent changes nothing; its answer still carries the node as it is, when there is one. */
     private Uni<Outcome> rejected(NodeIntent intent, Rejection rejection) {
-        Outcome outcome = Outcome.rejected(rejection);
-        Outbox.dropHeld();
+        Outcome outcome = refused(rejection);
         if (!NodeNames.isUuid(intent.getNodeUuid())) {
             return Uni.createFrom().item(outcome);
         }
@@ -335,51 +337,51 @@ public class IntentProcessor {
     }
 
     /**
-     * Records the answer: the processed intent, the rows the change held back and the intent's result, in one
-     * statement. A second answer to the same intent fails on the processed intent's key (23505, so the attempt is
-     * retried, and answers again what the first one recorded).
+     * Records the answer: the processed intent, the node's row as the outcome changes it ({@link #answerPrelude}),
+     * the rows the change held back and the intent's result, in one statement. A second answer to the same intent
+     * fails on the processed intent's key (23505, so the attempt is retried, and answers again what the first one
+     * recorded).
      */
     private Uni<Outcome> record(NodeIntent intent, Outcome outcome) {
         Instant now = now();
-        return Outbox.appendHeld(answerPrelude(intent, outcome, now, null), answer(intent, outcome, now)).replaceWith(outcome);
+        return Outbox.appendHeld(answerPrelude(intent, outcome, now), answer(intent, outcome, now)).replaceWith(outcome);
     }
 
     /**
-     * {@link #record}s an accepted change to {@code lockedNode}, the node this transaction locked, and writes or
-     * deletes its row in the same statement ({@link #answerPrelude}): the entity is detached first, so Hibernate
-     * does not flush it at commit. A node the session no longer holds (cleared) is left to whoever let it go.
+     * {@link #record}s an outcome that changes the row of {@code lockedNode}, the node this session locked: the
+     * entity is detached first, so Hibernate does not flush it at commit. A node the session no longer holds
+     * (cleared) is left to whoever let it go.
      */
     private Uni<Outcome> recordWithNode(NodeIntent intent, Outcome outcome, NodeEntity lockedNode) {
         return Panache.getSession().flatMap(session -> {
-            if (!session.contains(lockedNode)) {
-                return record(intent, outcome);
+            if (lockedNode == null || !session.contains(lockedNode)) {
+                return record(intent, outcome.changing(Outcome.RowChange.NONE));
             }
             session.detach(lockedNode);
-            Instant now = now();
-            return Outbox.appendHeld(answerPrelude(intent, outcome, now, lockedNode), answer(intent, outcome, now))
-                    .replaceWith(outcome);
+            return record(intent, outcome);
         });
     }
 
     /**
-     * What an answer's statement writes before its outbox rows: the processed intent, and, for an accepted outcome,
-     * the row of {@code lockedNode} (the node this transaction locked; null: none is written): written
-     * ({@link NodeRow}), or deleted when the outcome {@link Outcome#deletesNode deletes it} (its ports and portgroups
-     * go with it, ON DELETE CASCADE).
+     * What an answer's statement writes before its outbox rows: the processed intent, and the node's row as
+     * {@link Outcome#rowChange} says: inserted or written ({@link NodeRow}, from the outcome's node), or deleted (its
+     * ports and portgroups go with it, ON DELETE CASCADE).
      */
-    private static Outbox.Prelude answerPrelude(NodeIntent intent, Outcome outcome, Instant now, NodeEntity lockedNode) {
+    private static Outbox.Prelude answerPrelude(NodeIntent intent, Outcome outcome, Instant now) {
         List<Object> parameters = new ArrayList<>(processed(intent, outcome, now));
-        if (lockedNode == null || !outcome.accepted()) {
+        int next = parameters.size() + 1;
+        String change = switch (outcome.rowChange()) {
+            case NONE -> null;
+            case INSERT -> NodeRow.insertCte("created", next);
+            case UPDATE -> NodeRow.updateCte("written", next);
+            case DELETE -> "deleted AS (DELETE FROM nodes WHERE uuid = ?" + next + ")";
+        };
+        if (change == null) {
             return new Outbox.Prelude(PROCESSED, parameters, ProcessedIntent.class);
         }
-        if (outcome.deletesNode()) {
-            parameters.add(lockedNode.uuid);
-            return new Outbox.Prelude(PROCESSED + ", deleted AS (DELETE FROM nodes WHERE uuid = ?" + parameters.size() + ")",
-                    parameters, ProcessedIntent.class, NodeEntity.class);
-        }
-        String written = NodeRow.updateCte("written", parameters.size() + 1);
-        parameters.addAll(NodeRow.parameters(lockedNode));
-        return new Outbox.Prelude(PROCESSED + ", " + written, parameters, ProcessedIntent.class, NodeEntity.class);
+        parameters.addAll(outcome.rowChange() == Outcome.RowChange.DELETE
+                ? List.of(UUID.fromString(intent.getNodeUuid())) : NodeRow.parameters(outcome.node()));
+        return new Outbox.Prelude(PROCESSED + ", " + change, parameters, ProcessedIntent.class, NodeEntity.class);
     }
 
     /** The parameters of {@link #PROCESSED}. */

@@ -6,13 +6,32 @@ import io.ironflow.conductor.persistence.NodeEntity;
 /**
  * What one intent did: its answer and the node after it (null when there is none, or it was deleted).
  * {@code callBackAt} (epoch millis) says the node's work is parked in a wait state until the simulated
- * hardware calls back then; this conductor schedules that once the transaction commits. {@code deletesNode}: the
- * intent's answer deletes the row of the node the transaction locked, in the answer's own statement.
+ * hardware calls back then; this conductor schedules that once the transaction commits. {@code rowChange}: what
+ * the answer's own statement does to the intent's node's row ({@link IntentProcessor} sets it once the handler has
+ * answered; only an accepted outcome changes a row).
  */
-record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node, Long callBackAt, boolean deletesNode) {
+record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node, Long callBackAt, RowChange rowChange) {
+
+    /** What the answer's statement does to the node's row. */
+    enum RowChange {
+        /** Nothing: refused, answered again, or a change the handler wrote itself. */
+        NONE,
+        /** Inserts {@link #node()}, a node enrolled by this intent. */
+        INSERT,
+        /** Writes {@link #node()}, the node the transaction locked, as the command left it. */
+        UPDATE,
+        /** Deletes the locked node (its ports and portgroups go with it, ON DELETE CASCADE). */
+        DELETE
+    }
+
+    Outcome {
+        if (!accepted && rowChange != RowChange.NONE) {
+            throw new IllegalArgumentException("a refused intent changes no row, but " + rowChange + " was asked");
+        }
+    }
 
     Outcome(boolean accepted, int code, String errorMessage, NodeEntity node, Long callBackAt) {
-        this(accepted, code, errorMessage, node, callBackAt, false);
+        this(accepted, code, errorMessage, node, callBackAt, RowChange.NONE);
     }
 
     static Outcome done(int code, NodeEntity node) {
@@ -25,7 +44,7 @@ record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node,
 
     /** The locked node is deleted with the answer (Ironic: 204, no body). */
     static Outcome deleted() {
-        return new Outcome(true, 204, null, null, null, true);
+        return new Outcome(true, 204, null, null, null, RowChange.DELETE);
     }
 
     static Outcome rejected(Rejection rejection) {
@@ -33,6 +52,10 @@ record Outcome(boolean accepted, int code, String errorMessage, NodeEntity node,
     }
 
     Outcome withNode(NodeEntity current) {
-        return new Outcome(accepted, code, errorMessage, current, callBackAt, deletesNode);
+        return new Outcome(accepted, code, errorMessage, current, callBackAt, rowChange);
+    }
+
+    Outcome changing(RowChange change) {
+        return new Outcome(accepted, code, errorMessage, node, callBackAt, change);
     }
 }
