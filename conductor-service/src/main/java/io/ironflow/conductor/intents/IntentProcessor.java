@@ -69,7 +69,10 @@ import io.opentelemetry.context.Context;
  * only its node ({@link CommandHandler#writesOnlyItsNode}), run on the plain client in two round trips
  * ({@link PipelinedTransactions}: BEGIN with the first statement, the answer with COMMIT), on a node no session
  * manages ({@link NodeRow#read}); every other command, and whatever those find answered before or missing, runs
- * in a Hibernate session.
+ * in a Hibernate session. On the plain client, intents of other nodes that arrive together share one transaction
+ * (group commit, keyed by the node's UUID so that a node's intents never share one): each is still applied and
+ * answered whole or not at all, and one that fails, or finds its row missing, rolls the shared transaction back
+ * and every intent in it is attempted again alone.
  */
 @ApplicationScoped
 public class IntentProcessor {
@@ -262,7 +265,7 @@ public class IntentProcessor {
      * transaction rolls back and the attempt is made there.
      */
     private Uni<Outcome> onPlainClient(NodeIntent intent, SqlStatement first, Function<Row, Uni<Outcome>> command) {
-        return transactions.run(first, rows -> {
+        return transactions.run(intent.getNodeUuid(), first, rows -> {
             Outbox.hold();
             Uni<Outcome> outcome = command.apply(rows.size() == 0 ? null : rows.iterator().next());
             if (outcome == null) {

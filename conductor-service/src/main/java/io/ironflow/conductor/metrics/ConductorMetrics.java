@@ -1,6 +1,7 @@
 package io.ironflow.conductor.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,6 +65,17 @@ public class ConductorMetrics {
     public void relayLag(Duration lag) {
         Timer.builder("ironflow.conductor.outbox.relay.lag").publishPercentileHistogram().register(registry)
                 .record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+
+    /**
+     * A transaction on the plain client began with {@code intents} intents in it (more than one: group commit);
+     * {@code together} false when a shared one rolled back and its intents ran again, each alone.
+     */
+    public void transaction(int intents, boolean together) {
+        DistributionSummary.builder("ironflow.conductor.transaction.intents").register(registry).record(intents);
+        if (!together) {
+            registry.counter("ironflow.conductor.transaction.shared.rollbacks").increment();
+        }
     }
 
     /** An intent found its node reserved and will try again. */

@@ -1,12 +1,27 @@
 package io.ironflow.conductor.persistence;
 
+import io.ironflow.conductor.metrics.ConductorMetrics;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Transactions on the plain reactive client that cost two round trips where Hibernate Reactive's cost four: the
@@ -15,19 +30,48 @@ import java.util.function.Function;
  * {@code BEGIN}'s answer before it sends anything else, and the client's own {@code Transaction} sends
  * {@code COMMIT} only once every statement before it has been answered.
  * <p>
+ * Group commit: at most {@code shared-transactions.open} of these transactions are open at once, and the units of
+ * work that arrive meanwhile share the next one, up to {@code shared-transactions.size} of them, each on a key of
+ * its own (units on one key, one node's, never share: they must see each other's writes, one after the other).
+ * A shared transaction sends {@code BEGIN} and every unit's first statement together, runs each unit's work on
+ * that unit's own Vert.x context, then sends every last statement and {@code COMMIT} together: PostgreSQL's cost
+ * of a transaction (its {@code BEGIN}, its commit record and flush, a statement's round trip) is paid once for
+ * all of them. Alone, under light load, a unit runs as it always did.
+ * <p>
  * Nothing half done is ever committed or left behind: when the last statement fails, PostgreSQL answers the
  * {@code COMMIT} behind it with a rollback; when anything else fails (a statement, the work in between), the
- * transaction is rolled back before its connection goes back to the pool. Work that is abandoned (its caller's
- * deadline passed) still runs to its end and gives its connection back; PostgreSQL's own timeouts on the
- * conductor's role (V6) end a session that stops answering.
+ * transaction is rolled back before its connection goes back to the pool. A shared transaction commits only if
+ * every unit in it would: when any statement or any work fails, or a unit's work decides to roll back, the shared
+ * transaction rolls back whole and each of its units runs again alone, so one unit's failure is its own answer and
+ * never another's. Work that is abandoned (its caller's deadline passed) still runs to its end and gives its
+ * connection back; a shared transaction that has not ended within {@code intent-deadline} fails its units (their
+ * callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's role (V6) end a session
+ * that stops answering.
  */
 @ApplicationScoped
 public class PipelinedTransactions {
 
     private final Pool pool;
+    private final int size;
+    private final int open;
+    private final Duration deadline;
+    private final ConductorMetrics metrics;
+    /** Units waiting for a transaction, in the order they came; guarded by itself. */
+    private final Queue<Unit<?>> waiting = new ArrayDeque<>();
+    private final AtomicInteger running = new AtomicInteger();
 
-    PipelinedTransactions(Pool pool) {
+    PipelinedTransactions(Pool pool,
+            @ConfigProperty(name = "ironflow.conductor.shared-transactions.size") int size,
+            @ConfigProperty(name = "ironflow.conductor.shared-transactions.open") int open,
+            @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, ConductorMetrics metrics) {
+        if (size < 1 || open < 1) {
+            throw new IllegalArgumentException("ironflow.conductor.shared-transactions.size and .open must be at least 1");
+        }
         this.pool = pool;
+        this.size = size;
+        this.open = open;
+        this.deadline = deadline;
+        this.metrics = metrics;
     }
 
     /** What the work between the first and the last statement decided: the last statement (null: roll back) and its result. */
@@ -45,9 +89,129 @@ public class PipelinedTransactions {
     /**
      * {@code BEGIN} and {@code first} together; {@code work} on first's rows (on the caller's Vert.x context);
      * then work's last statement and {@code COMMIT} together, or {@code ROLLBACK}. Yields work's result once the
-     * transaction has ended; fails, with nothing committed, when a statement or the work fails.
+     * transaction has ended; fails, with nothing committed, when a statement or the work fails. Units of work on
+     * other keys may share the transaction (see the class comment); on the same {@code key}, never.
      */
-    public <T> Uni<T> run(SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work) {
+    public <T> Uni<T> run(Object key, SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            return alone(first, work);
+        }
+        return Uni.createFrom().completionStage(() -> {
+            Unit<T> unit = new Unit<>(key, first, work, context, new CompletableFuture<>());
+            synchronized (waiting) {
+                waiting.add(unit);
+            }
+            startTransactions();
+            return unit.result();
+        });
+    }
+
+    /** Opens transactions for the units waiting, while fewer than {@code open} are. */
+    private void startTransactions() {
+        while (true) {
+            int now = running.get();
+            if (now >= open) {
+                return; // the end of a running one starts the next
+            }
+            if (!running.compareAndSet(now, now + 1)) {
+                continue;
+            }
+            List<Unit<?>> units = take();
+            if (units.isEmpty()) {
+                running.decrementAndGet();
+                synchronized (waiting) {
+                    if (waiting.isEmpty()) {
+                        return;
+                    }
+                }
+                continue; // one came after take() and before the decrement: nobody else may start it
+            }
+            Context on = units.size() == 1 ? units.get(0).context()
+                    : VertxContext.createNewDuplicatedContext(units.get(0).context());
+            if (units.size() == 1) {
+                metrics.transaction(1, true);
+            }
+            on.runOnContext(v -> (units.size() == 1 ? units.get(0).runAlone() : shared(units))
+                    .subscribe().with(x -> ended(), failure -> ended()));
+        }
+    }
+
+    private void ended() {
+        running.decrementAndGet();
+        startTransactions();
+    }
+
+    /** The next units in order, up to {@code size}, each on another key: one whose key is taken waits for the next transaction. */
+    private List<Unit<?>> take() {
+        List<Unit<?>> units = new ArrayList<>();
+        Set<Object> keys = new HashSet<>();
+        synchronized (waiting) {
+            while (units.size() < size && !waiting.isEmpty() && keys.add(waiting.peek().key())) {
+                units.add(waiting.poll());
+            }
+        }
+        return units;
+    }
+
+    /**
+     * One transaction for {@code units} on this (a fresh) context's connection: every unit's work runs on its own
+     * context. Each unit is answered: its result once the transaction committed; or, when it could not, by running
+     * again alone; or, past the deadline, with the timeout.
+     */
+    private Uni<Void> shared(List<Unit<?>> units) {
+        Executor here = executor(Vertx.currentContext());
+        return pool.withConnection(connection -> {
+                    var begun = connection.query("BEGIN").execute().subscribeAsCompletionStage();
+                    List<Uni<Ending<?>>> endings = new ArrayList<>(units.size());
+                    for (Unit<?> unit : units) {
+                        var rows = connection.preparedQuery(unit.first().pgSql()).execute(unit.first().tuple())
+                                .subscribeAsCompletionStage();
+                        endings.add(Uni.createFrom().completionStage(begun)
+                                .flatMap(x -> Uni.createFrom().completionStage(rows))
+                                .emitOn(executor(unit.context()))
+                                .flatMap(unit::work)
+                                .emitOn(here));
+                    }
+                    // every work ends before anything else happens: a unit run again alone never overlaps its first run
+                    return Uni.join().all(endings).andCollectFailures()
+                            .flatMap(decided -> decided.stream().anyMatch(ending -> ending.last() == null)
+                                    ? connection.query("ROLLBACK").execute().replaceWith((List<Ending<?>>) null)
+                                    : commit(connection, decided).replaceWith(decided))
+                            .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
+                })
+                .ifNoItem().after(deadline).fail()
+                .onItemOrFailure().invoke((decided, failure) -> {
+                    metrics.transaction(units.size(), decided != null);
+                    for (int i = 0; i < units.size(); i++) {
+                        Unit<?> unit = units.get(i);
+                        if (decided != null) {
+                            unit.succeed(decided.get(i).result());
+                        } else if (failure instanceof io.smallrye.mutiny.TimeoutException) {
+                            unit.fail(failure);
+                        } else { // rolled back, or failed: each unit decides alone
+                            unit.context().runOnContext(v -> unit.runAlone().subscribe().with(x -> { }, f -> { }));
+                        }
+                    }
+                })
+                .replaceWithVoid().onFailure().recoverWithNull();
+    }
+
+    /** Every unit's last statement, then COMMIT, together; fails if any statement failed (nothing is committed then). */
+    private static Uni<Void> commit(SqlConnection connection, List<Ending<?>> decided) {
+        List<Uni<RowSet<Row>>> written = new ArrayList<>(decided.size());
+        for (Ending<?> ending : decided) {
+            var stage = connection.preparedQuery(ending.last().pgSql()).execute(ending.last().tuple()).subscribeAsCompletionStage();
+            written.add(Uni.createFrom().completionStage(stage));
+        }
+        var committed = connection.query("COMMIT").execute().subscribeAsCompletionStage();
+        // the COMMIT behind a failed statement is PostgreSQL's rollback: the statement's failure is the answer
+        return Uni.join().all(written).andCollectFailures().flatMap(x -> Uni.createFrom().completionStage(committed))
+                .replaceWithVoid();
+    }
+
+    /** The transaction of one unit of work, on the caller's context and connection. */
+    private <T> Uni<T> alone(SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work) {
         return pool.withConnection(connection -> {
             var begun = connection.query("BEGIN").execute().subscribeAsCompletionStage();
             var rows = connection.preparedQuery(first.pgSql()).execute(first.tuple()).subscribeAsCompletionStage();
@@ -68,5 +232,69 @@ public class PipelinedTransactions {
         // the COMMIT behind a failed statement is PostgreSQL's rollback: the statement's failure is the answer
         return Uni.createFrom().completionStage(written).flatMap(x -> Uni.createFrom().completionStage(committed))
                 .replaceWithVoid();
+    }
+
+    private static Executor executor(Context context) {
+        return task -> context.runOnContext(v -> task.run());
+    }
+
+    /** A unit of work waiting for, or in, a transaction: answered on the context it came from. */
+    private final class Unit<T> {
+
+        private final Object key;
+        private final SqlStatement first;
+        private final Function<RowSet<Row>, Uni<Ending<T>>> work;
+        private final Context context;
+        private final CompletableFuture<T> result;
+
+        Unit(Object key, SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work, Context context,
+                CompletableFuture<T> result) {
+            this.key = key;
+            this.first = first;
+            this.work = work;
+            this.context = context;
+            this.result = result;
+        }
+
+        Object key() {
+            return key;
+        }
+
+        SqlStatement first() {
+            return first;
+        }
+
+        Context context() {
+            return context;
+        }
+
+        CompletableFuture<T> result() {
+            return result;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Uni<Ending<?>> work(RowSet<Row> rows) {
+            return (Uni) work.apply(rows);
+        }
+
+        @SuppressWarnings("unchecked")
+        void succeed(Object value) {
+            context.runOnContext(v -> result.complete((T) value));
+        }
+
+        void fail(Throwable failure) {
+            context.runOnContext(v -> result.completeExceptionally(failure));
+        }
+
+        /** This unit's own transaction (on its own context); yields once the unit has its answer. */
+        Uni<Void> runAlone() {
+            return alone(first, work).onItemOrFailure().invoke((value, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(value);
+                }
+            }).replaceWithVoid().onFailure().recoverWithNull();
+        }
     }
 }

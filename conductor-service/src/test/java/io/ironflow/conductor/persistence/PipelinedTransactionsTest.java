@@ -3,6 +3,7 @@ package io.ironflow.conductor.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ironflow.conductor.persistence.PipelinedTransactions.Ending;
 import io.ironflow.conductor.testing.Sql;
@@ -14,6 +15,8 @@ import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgException;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * {@link PipelinedTransactions} on a real PostgreSQL: what the work decides is committed whole or not at all,
  * whichever step fails (the first statement, the work, the last statement, which PostgreSQL's COMMIT behind it
  * turns into a rollback), a failed transaction leaves its connection clean for the next, and many at once on one
- * row serialize on its lock, none lost.
+ * row (one key) serialize on its lock, none lost. Many at once on other keys share transactions, and one of them
+ * that fails, or rolls back, answers alone: the others commit.
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -110,7 +114,7 @@ class PipelinedTransactionsTest {
         SqlStatement lock = new SqlStatement("SELECT n FROM " + TABLE + " WHERE id = 1 FOR NO KEY UPDATE", List.of());
         List<CompletableFuture<Integer>> all = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            all.add(start(lock, rows -> {
+            all.add(start(1, lock, rows -> {
                 int seen = rows.iterator().next().getInteger(0);
                 return Uni.createFrom().item(Ending.commit(new SqlStatement("UPDATE " + TABLE + " SET n = ?1 WHERE id = 1",
                         List.of(seen + 1)), seen));
@@ -120,24 +124,87 @@ class PipelinedTransactionsTest {
         assertEquals("200", Sql.query("SELECT n FROM " + TABLE + " WHERE id = 1"), "each saw the one before it");
     }
 
+    @Test
+    void unitsOnOtherRowsShareTransactionsAndAllCommit() throws Exception {
+        List<CompletableFuture<Long>> all = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            int id = i;
+            all.add(start(id, transaction(), rows -> Uni.createFrom().item(Ending.commit(insert(id), rows.iterator().next().getLong(0)))));
+        }
+        Set<Long> transactions = new HashSet<>();
+        for (CompletableFuture<Long> one : all) {
+            transactions.add(one.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals("64", Sql.query("SELECT count(*) FROM " + TABLE));
+        assertTrue(transactions.size() < 32, "64 units at once, at most 2 transactions open: they shared "
+                + transactions.size() + " transactions");
+    }
+
+    @Test
+    void aUnitThatFailsInASharedTransactionFailsAloneAndTheOthersCommit() throws Exception {
+        Sql.execute("INSERT INTO " + TABLE + " VALUES (1007, 0)");
+        List<CompletableFuture<Long>> all = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int id = i;
+            all.add(start(id, insertReturningTransaction(id), rows -> {
+                long transaction = rows.iterator().next().getLong(0);
+                return switch (id) {
+                    case 7 -> Uni.createFrom().item(Ending.commit(insert(1007), transaction)); // a duplicate key
+                    case 8 -> Uni.createFrom().failure(new IllegalStateException("unit 8's work failed"));
+                    case 9 -> Uni.createFrom().item(Ending.rollback(-9L));
+                    default -> Uni.createFrom().item(Ending.commit(insert(1000 + id), transaction));
+                };
+            }));
+        }
+        Set<Long> transactions = new HashSet<>();
+        for (int i = 0; i < all.size(); i++) {
+            CompletableFuture<Long> one = all.get(i);
+            if (i == 7 || i == 8) {
+                Throwable failure = assertThrows(ExecutionException.class, () -> one.get(30, TimeUnit.SECONDS)).getCause();
+                if (i == 7) {
+                    assertEquals("23505", ((PgException) failure).getSqlState());
+                } else {
+                    assertEquals("unit 8's work failed", failure.getMessage());
+                }
+            } else if (i == 9) {
+                assertEquals(-9L, one.get(30, TimeUnit.SECONDS));
+            } else {
+                transactions.add(one.get(30, TimeUnit.SECONDS));
+            }
+        }
+        assertEquals("0", Sql.query("SELECT count(*) FROM " + TABLE + " WHERE id IN (7, 8, 9)"),
+                "the failed and rolled-back units' first statements are not kept");
+        assertEquals("37", Sql.query("SELECT count(*) FROM " + TABLE + " WHERE id < 40"), "every other unit's first");
+        assertEquals("38", Sql.query("SELECT count(*) FROM " + TABLE + " WHERE id >= 1000"), "and its last (and 1007)");
+        assertTrue(transactions.size() < 37, "the 37 shared transactions (" + transactions.size() + ")");
+    }
+
+    private static SqlStatement transaction() {
+        return new SqlStatement("SELECT txid_current()", List.of());
+    }
+
+    private static SqlStatement insertReturningTransaction(int id) {
+        return new SqlStatement("INSERT INTO " + TABLE + " VALUES (?1, 0) RETURNING txid_current()", List.of(id));
+    }
+
     private static SqlStatement insert(int id) {
         return new SqlStatement("INSERT INTO " + TABLE + " VALUES (?1, 0) RETURNING id", List.of(id));
     }
 
     private <T> T run(SqlStatement first, Function<io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row>, Uni<Ending<T>>> work)
             throws Exception {
-        return start(first, work).get(30, TimeUnit.SECONDS);
+        return start(1, first, work).get(30, TimeUnit.SECONDS);
     }
 
     private Throwable failure(SqlStatement first,
             Function<io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row>, Uni<Ending<String>>> work) {
-        ExecutionException failed = assertThrows(ExecutionException.class, () -> start(first, work).get(30, TimeUnit.SECONDS));
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> start(1, first, work).get(30, TimeUnit.SECONDS));
         return failed.getCause();
     }
 
     /** The transaction, as the conductor runs it: on a fresh Vert.x context. */
-    private <T> CompletableFuture<T> start(SqlStatement first,
+    private <T> CompletableFuture<T> start(Object key, SqlStatement first,
             Function<io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row>, Uni<Ending<T>>> work) {
-        return FreshContext.run(vertx, () -> transactions.run(first, work)).toCompletableFuture();
+        return FreshContext.run(vertx, () -> transactions.run(key, first, work)).toCompletableFuture();
     }
 }
