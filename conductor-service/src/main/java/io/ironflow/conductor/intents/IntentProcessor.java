@@ -71,8 +71,9 @@ import io.opentelemetry.context.Context;
  * manages ({@link NodeRow#read}); every other command, and whatever those find answered before or missing, runs
  * in a Hibernate session. On the plain client, intents of other nodes that arrive together share one transaction
  * (group commit, keyed by the node's UUID so that a node's intents never share one): each is still applied and
- * answered whole or not at all, and one that fails, or finds its row missing, rolls the shared transaction back
- * and every intent in it is attempted again alone.
+ * answered whole or not at all. The first statement only reads and locks, so an intent that fails, or finds its
+ * row missing, is left out of the shared commit and goes its own way; only a failed statement rolls the shared
+ * transaction back, and every intent in it is then attempted again alone.
  */
 @ApplicationScoped
 public class IntentProcessor {
@@ -265,7 +266,7 @@ public class IntentProcessor {
      * transaction rolls back and the attempt is made there.
      */
     private Uni<Outcome> onPlainClient(NodeIntent intent, SqlStatement first, Function<Row, Uni<Outcome>> command) {
-        return transactions.run(intent.getNodeUuid(), first, rows -> {
+        return transactions.runReading(intent.getNodeUuid(), first, rows -> {
             Outbox.hold();
             Uni<Outcome> outcome = command.apply(rows.size() == 0 ? null : rows.iterator().next());
             if (outcome == null) {

@@ -43,7 +43,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * transaction is rolled back before its connection goes back to the pool. A shared transaction commits only if
  * every unit in it would: when any statement or any work fails, or a unit's work decides to roll back, the shared
  * transaction rolls back whole and each of its units runs again alone, so one unit's failure is its own answer and
- * never another's. Work that is abandoned (its caller's deadline passed) still runs to its end and gives its
+ * never another's. A unit whose first statement only reads ({@link #runReading}) is instead left out of the commit
+ * when its work fails or rolls back, and answered as it would be alone: its reads and locks end with the
+ * transaction, and the others need not run again. Work that is abandoned (its caller's deadline passed) still runs to its end and gives its
  * connection back; a shared transaction that has not ended within {@code intent-deadline} fails its units (their
  * callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's role (V6) end a session
  * that stops answering.
@@ -93,12 +95,25 @@ public class PipelinedTransactions {
      * other keys may share the transaction (see the class comment); on the same {@code key}, never.
      */
     public <T> Uni<T> run(Object key, SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work) {
+        return enqueue(key, first, false, work);
+    }
+
+    /**
+     * As {@link #run}, for a first statement that only reads (and may lock) and writes nothing: in a shared
+     * transaction, a unit whose work fails or decides to roll back is left out of the commit (its locks end with
+     * the transaction) and answered as it would be alone, instead of rolling the others back.
+     */
+    public <T> Uni<T> runReading(Object key, SqlStatement read, Function<RowSet<Row>, Uni<Ending<T>>> work) {
+        return enqueue(key, read, true, work);
+    }
+
+    private <T> Uni<T> enqueue(Object key, SqlStatement first, boolean firstOnlyReads, Function<RowSet<Row>, Uni<Ending<T>>> work) {
         Context context = Vertx.currentContext();
         if (context == null) {
             return alone(first, work);
         }
         return Uni.createFrom().completionStage(() -> {
-            Unit<T> unit = new Unit<>(key, first, work, context, new CompletableFuture<>());
+            Unit<T> unit = new Unit<>(key, first, firstOnlyReads, work, context, new CompletableFuture<>());
             synchronized (waiting) {
                 waiting.add(unit);
             }
@@ -156,29 +171,40 @@ public class PipelinedTransactions {
 
     /**
      * One transaction for {@code units} on this (a fresh) context's connection: every unit's work runs on its own
-     * context. Each unit is answered: its result once the transaction committed; or, when it could not, by running
-     * again alone; or, past the deadline, with the timeout.
+     * context. Each unit is answered: once the transaction has ended, with its result, or its work's failure when
+     * it was left out ({@link #runReading}); by running again alone when the transaction could not commit; or,
+     * past the deadline, with the timeout.
      */
     private Uni<Void> shared(List<Unit<?>> units) {
         Executor here = executor(Vertx.currentContext());
         return pool.withConnection(connection -> {
                     var begun = connection.query("BEGIN").execute().subscribeAsCompletionStage();
-                    List<Uni<Ending<?>>> endings = new ArrayList<>(units.size());
+                    List<Uni<Decided>> decisions = new ArrayList<>(units.size());
                     for (Unit<?> unit : units) {
                         var rows = connection.preparedQuery(unit.first().pgSql()).execute(unit.first().tuple())
                                 .subscribeAsCompletionStage();
-                        endings.add(Uni.createFrom().completionStage(begun)
+                        decisions.add(Uni.createFrom().completionStage(begun)
                                 .flatMap(x -> Uni.createFrom().completionStage(rows))
-                                .emitOn(executor(unit.context()))
-                                .flatMap(unit::work)
-                                .emitOn(here));
+                                .onItemOrFailure().transformToUni((read, failed) -> failed != null
+                                        ? Uni.createFrom().item(Decided.aborted(failed))
+                                        : Uni.createFrom().item(read).emitOn(executor(unit.context())).flatMap(unit::work)
+                                                .onItemOrFailure().transform((ending, failure) -> new Decided(ending, failure == null && ending == null
+                                                        ? new IllegalStateException("the work ended with no ending") : failure, false))
+                                                .emitOn(here)));
                     }
                     // every work ends before anything else happens: a unit run again alone never overlaps its first run
-                    return Uni.join().all(endings).andCollectFailures()
-                            .flatMap(decided -> decided.stream().anyMatch(ending -> ending.last() == null)
-                                    ? connection.query("ROLLBACK").execute().replaceWith((List<Ending<?>>) null)
-                                    : commit(connection, decided).replaceWith(decided))
-                            .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
+                    return Uni.join().all(decisions).andFailFast().flatMap(decided -> {
+                        List<Ending<?>> committing = new ArrayList<>();
+                        for (int i = 0; i < units.size(); i++) {
+                            Decided d = decided.get(i);
+                            if (d.commits()) {
+                                committing.add(d.ending());
+                            } else if (d.aborted() || !units.get(i).firstOnlyReads()) {
+                                return rollback(connection).replaceWith((List<Decided>) null);
+                            }
+                        }
+                        return (committing.isEmpty() ? rollback(connection) : commit(connection, committing)).replaceWith(decided);
+                    }).onFailure().call(failure -> rollback(connection).onFailure().recoverWithNull());
                 })
                 .ifNoItem().after(deadline).fail()
                 .onItemOrFailure().invoke((decided, failure) -> {
@@ -186,7 +212,7 @@ public class PipelinedTransactions {
                     for (int i = 0; i < units.size(); i++) {
                         Unit<?> unit = units.get(i);
                         if (decided != null) {
-                            unit.succeed(decided.get(i).result());
+                            unit.answer(decided.get(i));
                         } else if (failure instanceof io.smallrye.mutiny.TimeoutException) {
                             unit.fail(failure);
                         } else { // rolled back, or failed: each unit decides alone
@@ -195,6 +221,25 @@ public class PipelinedTransactions {
                     }
                 })
                 .replaceWithVoid().onFailure().recoverWithNull();
+    }
+
+    /**
+     * What became of one unit in a shared transaction: its work's ending or failure; aborted when a statement
+     * before its work failed (the transaction can commit nothing then).
+     */
+    private record Decided(Ending<?> ending, Throwable failure, boolean aborted) {
+
+        static Decided aborted(Throwable failure) {
+            return new Decided(null, failure, true);
+        }
+
+        boolean commits() {
+            return failure == null && ending != null && ending.last() != null;
+        }
+    }
+
+    private static Uni<Void> rollback(SqlConnection connection) {
+        return connection.query("ROLLBACK").execute().replaceWithVoid();
     }
 
     /** Every unit's last statement, then COMMIT, together; fails if any statement failed (nothing is committed then). */
@@ -243,14 +288,16 @@ public class PipelinedTransactions {
 
         private final Object key;
         private final SqlStatement first;
+        private final boolean firstOnlyReads;
         private final Function<RowSet<Row>, Uni<Ending<T>>> work;
         private final Context context;
         private final CompletableFuture<T> result;
 
-        Unit(Object key, SqlStatement first, Function<RowSet<Row>, Uni<Ending<T>>> work, Context context,
-                CompletableFuture<T> result) {
+        Unit(Object key, SqlStatement first, boolean firstOnlyReads, Function<RowSet<Row>, Uni<Ending<T>>> work,
+                Context context, CompletableFuture<T> result) {
             this.key = key;
             this.first = first;
+            this.firstOnlyReads = firstOnlyReads;
             this.work = work;
             this.context = context;
             this.result = result;
@@ -262,6 +309,10 @@ public class PipelinedTransactions {
 
         SqlStatement first() {
             return first;
+        }
+
+        boolean firstOnlyReads() {
+            return firstOnlyReads;
         }
 
         Context context() {
@@ -277,9 +328,16 @@ public class PipelinedTransactions {
             return (Uni) work.apply(rows);
         }
 
+        /** Its answer from the shared transaction that ended: its work's failure, or its result. */
         @SuppressWarnings("unchecked")
-        void succeed(Object value) {
-            context.runOnContext(v -> result.complete((T) value));
+        void answer(Decided decided) {
+            context.runOnContext(v -> {
+                if (decided.failure() != null) {
+                    result.completeExceptionally(decided.failure());
+                } else {
+                    result.complete((T) decided.ending().result());
+                }
+            });
         }
 
         void fail(Throwable failure) {

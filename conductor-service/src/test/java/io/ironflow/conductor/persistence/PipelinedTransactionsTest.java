@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * whichever step fails (the first statement, the work, the last statement, which PostgreSQL's COMMIT behind it
  * turns into a rollback), a failed transaction leaves its connection clean for the next, and many at once on one
  * row (one key) serialize on its lock, none lost. Many at once on other keys share transactions, and one of them
- * that fails, or rolls back, answers alone: the others commit.
+ * that fails, or rolls back, answers alone: the others commit (after running again alone, unless the unit's first
+ * statement only reads: then it is left out and nobody runs again).
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -179,6 +181,43 @@ class PipelinedTransactionsTest {
         assertTrue(transactions.size() < 37, "the 37 shared transactions (" + transactions.size() + ")");
     }
 
+    @Test
+    void aReadingUnitThatFailsOrRollsBackIsLeftOutAndTheOthersCommitWithoutRunningAgain() throws Exception {
+        List<CompletableFuture<Long>> all = new ArrayList<>();
+        List<AtomicInteger> runs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int id = i;
+            AtomicInteger ran = new AtomicInteger();
+            runs.add(ran);
+            all.add(startReading(id, transaction(), rows -> {
+                ran.incrementAndGet();
+                long transaction = rows.iterator().next().getLong(0);
+                return switch (id % 10) {
+                    case 8 -> Uni.createFrom().failure(new IllegalStateException("unit " + id + "'s work failed"));
+                    case 9 -> Uni.createFrom().item(Ending.rollback(-id - 1L));
+                    default -> Uni.createFrom().item(Ending.commit(insert(id), transaction));
+                };
+            }));
+        }
+        Set<Long> transactions = new HashSet<>();
+        for (int i = 0; i < all.size(); i++) {
+            CompletableFuture<Long> one = all.get(i);
+            if (i % 10 == 8) {
+                Throwable failure = assertThrows(ExecutionException.class, () -> one.get(30, TimeUnit.SECONDS)).getCause();
+                assertEquals("unit " + i + "'s work failed", failure.getMessage());
+            } else if (i % 10 == 9) {
+                assertEquals(-i - 1L, one.get(30, TimeUnit.SECONDS));
+            } else {
+                transactions.add(one.get(30, TimeUnit.SECONDS));
+            }
+        }
+        assertEquals("32", Sql.query("SELECT count(*) FROM " + TABLE), "every unit that committed, none of the others");
+        assertTrue(transactions.size() < 32, "shared: " + transactions.size() + " transactions");
+        for (int i = 0; i < runs.size(); i++) {
+            assertEquals(1, runs.get(i).get(), "unit " + i + "'s work ran once: nobody ran again alone");
+        }
+    }
+
     private static SqlStatement transaction() {
         return new SqlStatement("SELECT txid_current()", List.of());
     }
@@ -200,6 +239,11 @@ class PipelinedTransactionsTest {
             Function<io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row>, Uni<Ending<String>>> work) {
         ExecutionException failed = assertThrows(ExecutionException.class, () -> start(1, first, work).get(30, TimeUnit.SECONDS));
         return failed.getCause();
+    }
+
+    private <T> CompletableFuture<T> startReading(Object key, SqlStatement read,
+            Function<io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row>, Uni<Ending<T>>> work) {
+        return FreshContext.run(vertx, () -> transactions.runReading(key, read, work)).toCompletableFuture();
     }
 
     /** The transaction, as the conductor runs it: on a fresh Vert.x context. */
