@@ -46,8 +46,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * never another's. A unit whose first statement only reads ({@link #runReading}) is instead left out of the commit
  * when its work fails or rolls back, and answered as it would be alone: its reads and locks end with the
  * transaction, and the others need not run again. Work that is abandoned (its caller's deadline passed) still runs to its end and gives its
- * connection back; a shared transaction that has not ended within {@code intent-deadline} fails its units (their
- * callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's role (V6) end a session
+ * connection back; a transaction, shared or alone, that has not ended within {@code intent-deadline} fails its
+ * units (their callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's role (V6) end a session
  * that stops answering.
  */
 @ApplicationScoped
@@ -147,7 +147,13 @@ public class PipelinedTransactions {
             if (units.size() == 1) {
                 metrics.transaction(1, true);
             }
+            // Bounded, alone or shared: a connection that hangs without failing gives its place back at the deadline
+            // (its transaction goes on to its end, or to PostgreSQL's timeouts) and its units are answered with the timeout.
             on.runOnContext(v -> (units.size() == 1 ? units.get(0).runAlone() : shared(units))
+                    .ifNoItem().after(deadline).recoverWithItem(() -> {
+                        units.forEach(unit -> unit.fail(new io.smallrye.mutiny.TimeoutException()));
+                        return null;
+                    })
                     .subscribe().with(x -> ended(), failure -> ended()));
         }
     }
@@ -206,15 +212,12 @@ public class PipelinedTransactions {
                         return (committing.isEmpty() ? rollback(connection) : commit(connection, committing)).replaceWith(decided);
                     }).onFailure().call(failure -> rollback(connection).onFailure().recoverWithNull());
                 })
-                .ifNoItem().after(deadline).fail()
                 .onItemOrFailure().invoke((decided, failure) -> {
                     metrics.transaction(units.size(), decided != null);
                     for (int i = 0; i < units.size(); i++) {
                         Unit<?> unit = units.get(i);
                         if (decided != null) {
                             unit.answer(decided.get(i));
-                        } else if (failure instanceof io.smallrye.mutiny.TimeoutException) {
-                            unit.fail(failure);
                         } else { // rolled back, or failed: each unit decides alone
                             unit.context().runOnContext(v -> unit.runAlone().subscribe().with(x -> { }, f -> { }));
                         }

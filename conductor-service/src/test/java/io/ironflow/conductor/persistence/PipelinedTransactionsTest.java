@@ -218,6 +218,24 @@ class PipelinedTransactionsTest {
         }
     }
 
+    @Test
+    void aTransactionThatHangsGivesItsPlaceBackAtTheDeadline() throws Exception {
+        // both places taken by transactions that take far longer than the deadline (3 s in tests)
+        SqlStatement hang = new SqlStatement("SELECT pg_sleep(30)::text", List.of());
+        List<CompletableFuture<String>> hung = List.of(
+                start("hung 1", hang, rows -> Uni.createFrom().item(Ending.rollback("woke"))),
+                start("hung 2", hang, rows -> Uni.createFrom().item(Ending.rollback("woke"))));
+        long started = System.nanoTime();
+        assertEquals("next", start(1, insert(1), rows -> Uni.createFrom().item(Ending.commit(insert(2), "next")))
+                .get(30, TimeUnit.SECONDS));
+        long waitedMs = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(waitedMs < 15_000, "the next transaction waited " + waitedMs + " ms, not for the hung ones' 30 s");
+        for (CompletableFuture<String> one : hung) {
+            assertInstanceOf(io.smallrye.mutiny.TimeoutException.class,
+                    assertThrows(ExecutionException.class, () -> one.get(30, TimeUnit.SECONDS)).getCause());
+        }
+    }
+
     private static SqlStatement transaction() {
         return new SqlStatement("SELECT txid_current()", List.of());
     }
