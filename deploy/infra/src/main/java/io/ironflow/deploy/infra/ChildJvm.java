@@ -18,15 +18,30 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** How long a stopping JVM may take before it is killed: Quarkus' shutdown, with its Kafka clients' close. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    /**
+     * The same for a JVM that writes a class-data archive when it exits: on JDK 25 it dumps its training data
+     * and then runs a second JVM to assemble the AOT cache, which takes a 2-core machine half a minute and more.
+     * Killed in the middle, it leaves no archive, and every later start goes without one.
+     */
+    private static final Duration ARCHIVING_STOP_GRACE = Duration.ofSeconds(150);
 
     private final String name;
     private final Process process;
     private final Path log;
+    private final Duration stopGrace;
 
-    private ChildJvm(String name, Process process, Path log) {
+    private ChildJvm(String name, Process process, Path log, Duration stopGrace) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.stopGrace = stopGrace;
+    }
+
+    /** Whether {@code jvmOption} makes a JVM write a class-data archive or an AOT cache when it exits. */
+    public static boolean writesArchiveAtExit(String jvmOption) {
+        return jvmOption.startsWith("-XX:AOTCacheOutput=") || jvmOption.startsWith("-XX:ArchiveClassesAtExit=");
     }
 
     /** Starts {@code java [jvmOptions] -Dk=v... -jar jar}; stdout and stderr go to {@code log}. */
@@ -57,7 +72,8 @@ public final class ChildJvm implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        return new ChildJvm(name, process, log);
+        boolean archiving = jvmOptions.stream().anyMatch(ChildJvm::writesArchiveAtExit);
+        return new ChildJvm(name, process, log, archiving ? ARCHIVING_STOP_GRACE : STOP_GRACE);
     }
 
     /** Polls {@code url} until it answers 200; fails early if the process dies. */
@@ -97,12 +113,15 @@ public final class ChildJvm implements AutoCloseable {
         return log;
     }
 
-    /** Asks the process to stop (SIGTERM, which Quarkus handles gracefully) and kills it if it lingers. */
+    /**
+     * Asks the process to stop (SIGTERM, which Quarkus handles gracefully) and kills it if it lingers past its
+     * grace: longer for a JVM that writes its archive at exit.
+     */
     @Override
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            if (!process.waitFor(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {

@@ -67,11 +67,6 @@ final class AppCds {
         }
     }
 
-    /** Whether {@code jvmFlag} makes a JVM write an archive when it exits (a copy of it must not). */
-    static boolean writesAtExit(String jvmFlag) {
-        return jvmFlag.startsWith(WRITE_AT_EXIT);
-    }
-
     /**
      * The newest settled archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
      * a rebuild made stale, the settled ones left empty, and what a writer killed while assembling its AOT cache

@@ -1,5 +1,6 @@
 package io.ironflow.deploy.stack;
 
+import io.ironflow.deploy.infra.ChildJvm;
 import io.ironflow.deploy.infra.Ports;
 import io.ironflow.schemas.Topic;
 import java.io.IOException;
@@ -65,7 +66,7 @@ final class ConductorGroup implements AutoCloseable {
         for (String argument : conductor.info().arguments().orElseThrow()) {
             // its own port and name are replaced; an archive is written by the launcher's conductor only
             if (!argument.startsWith("-Dquarkus.http.port=") && !argument.startsWith("-Dironflow.conductor.name=")
-                    && !AppCds.writesAtExit(argument)) {
+                    && !ChildJvm.writesArchiveAtExit(argument)) {
                 command.add(argument);
             }
         }

@@ -23,7 +23,7 @@ final class FreshStack implements AutoCloseable {
     /** The API's rate limit switch, as the services read it from their environment. */
     static final String RATE_LIMIT = "IRONFLOW_API_RATE_LIMIT_ENABLED";
     private static final Duration START_DEADLINE = Duration.ofMinutes(10);
-    private static final Duration STOP_DEADLINE = Duration.ofSeconds(90);
+    private static final Duration STOP_DEADLINE = Duration.ofMinutes(4); // the services' AOT caches are written as they stop
 
     private final Process launcher;
     private final Path log;

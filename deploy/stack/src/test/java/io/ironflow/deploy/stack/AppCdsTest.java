@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ironflow.deploy.infra.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ class AppCdsTest {
 
     private static Path writtenBy(List<String> options) {
         assertEquals(1, options.size(), options.toString());
-        assertTrue(AppCds.writesAtExit(options.get(0)), options.get(0));
+        assertTrue(ChildJvm.writesArchiveAtExit(options.get(0)), options.get(0));
         return Path.of(options.get(0).substring(options.get(0).indexOf('=') + 1));
     }
 
