@@ -67,15 +67,17 @@ public class ConductorMetrics {
                 .record(lag.isNegative() ? Duration.ZERO : lag);
     }
 
-    /**
-     * A transaction on the plain client began with {@code intents} intents in it (more than one: group commit);
-     * {@code together} false when a shared one rolled back and its intents ran again, each alone.
-     */
-    public void transaction(int intents, boolean together) {
+    /** A transaction on the plain client began with {@code intents} intents in it (more than one: group commit). */
+    public void transaction(int intents) {
         DistributionSummary.builder("ironflow.conductor.transaction.intents").register(registry).record(intents);
-        if (!together) {
-            registry.counter("ironflow.conductor.transaction.shared.rollbacks").increment();
-        }
+    }
+
+    /**
+     * A shared transaction did not commit: a statement or a work failed (its intents ran again, each alone), or
+     * its deadline passed (they were answered with the timeout).
+     */
+    public void sharedRollback() {
+        registry.counter("ironflow.conductor.transaction.shared.rollbacks").increment();
     }
 
     /** An intent found its node reserved and will try again. */

@@ -2,6 +2,7 @@ package io.ironflow.conductor.persistence;
 
 import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.CompositeException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -45,10 +46,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * transaction rolls back whole and each of its units runs again alone, so one unit's failure is its own answer and
  * never another's. A unit whose first statement only reads ({@link #runReading}) is instead left out of the commit
  * when its work fails or rolls back, and answered as it would be alone: its reads and locks end with the
- * transaction, and the others need not run again. Work that is abandoned (its caller's deadline passed) still runs to its end and gives its
- * connection back; a transaction, shared or alone, that has not ended within {@code intent-deadline} fails its
- * units (their callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's role (V6) end a session
- * that stops answering.
+ * transaction, and the others need not run again.
+ * <p>
+ * Every transaction is bounded: work that is abandoned (its caller's deadline passed) still runs to its end and
+ * gives its connection back; a transaction, shared or alone, that has not ended within {@code intent-deadline}
+ * fails its units (their callers try again) and frees its place; PostgreSQL's own timeouts on the conductor's
+ * role (V6) end a session that stops answering.
  */
 @ApplicationScoped
 public class PipelinedTransactions {
@@ -67,7 +70,8 @@ public class PipelinedTransactions {
             @ConfigProperty(name = "ironflow.conductor.shared-transactions.open") int open,
             @ConfigProperty(name = "ironflow.conductor.intent-deadline") Duration deadline, ConductorMetrics metrics) {
         if (size < 1 || open < 1) {
-            throw new IllegalArgumentException("ironflow.conductor.shared-transactions.size and .open must be at least 1");
+            throw new IllegalArgumentException(
+                    "ironflow.conductor.shared-transactions.size and .open must be at least 1");
         }
         this.pool = pool;
         this.size = size;
@@ -76,7 +80,10 @@ public class PipelinedTransactions {
         this.metrics = metrics;
     }
 
-    /** What the work between the first and the last statement decided: the last statement (null: roll back) and its result. */
+    /**
+     * What the work between the first and the last statement decided: the last statement (null: roll back) and
+     * its result.
+     */
     public record Ending<T>(SqlStatement last, T result) {
 
         public static <T> Ending<T> commit(SqlStatement last, T result) {
@@ -107,7 +114,8 @@ public class PipelinedTransactions {
         return enqueue(key, read, true, work);
     }
 
-    private <T> Uni<T> enqueue(Object key, SqlStatement first, boolean firstOnlyReads, Function<RowSet<Row>, Uni<Ending<T>>> work) {
+    private <T> Uni<T> enqueue(Object key, SqlStatement first, boolean firstOnlyReads,
+            Function<RowSet<Row>, Uni<Ending<T>>> work) {
         Context context = Vertx.currentContext();
         if (context == null) {
             return alone(first, work);
@@ -142,15 +150,16 @@ public class PipelinedTransactions {
                 }
                 continue; // one came after take() and before the decrement: nobody else may start it
             }
+            metrics.transaction(units.size());
             Context on = units.size() == 1 ? units.get(0).context()
                     : VertxContext.createNewDuplicatedContext(units.get(0).context());
-            if (units.size() == 1) {
-                metrics.transaction(1, true);
-            }
             // Bounded, alone or shared: a connection that hangs without failing gives its place back at the deadline
-            // (its transaction goes on to its end, or to PostgreSQL's timeouts) and its units are answered with the timeout.
-            on.runOnContext(v -> (units.size() == 1 ? units.get(0).runAlone() : shared(units))
+            // (its transaction goes on to its end, or to PostgreSQL's timeouts), its units answered with the timeout.
+            on.runOnContext(v -> (units.size() == 1 ? runAlone(units.get(0)) : shared(units))
                     .ifNoItem().after(deadline).recoverWithItem(() -> {
+                        if (units.size() > 1) {
+                            metrics.sharedRollback();
+                        }
                         units.forEach(unit -> unit.fail(new io.smallrye.mutiny.TimeoutException()));
                         return null;
                     })
@@ -163,7 +172,10 @@ public class PipelinedTransactions {
         startTransactions();
     }
 
-    /** The next units in order, up to {@code size}, each on another key: one whose key is taken waits for the next transaction. */
+    /**
+     * The next units in order, up to {@code size}, each on another key: one whose key is taken waits for the next
+     * transaction.
+     */
     private List<Unit<?>> take() {
         List<Unit<?>> units = new ArrayList<>();
         Set<Object> keys = new HashSet<>();
@@ -192,11 +204,7 @@ public class PipelinedTransactions {
                         decisions.add(Uni.createFrom().completionStage(begun)
                                 .flatMap(x -> Uni.createFrom().completionStage(rows))
                                 .onItemOrFailure().transformToUni((read, failed) -> failed != null
-                                        ? Uni.createFrom().item(Decided.aborted(failed))
-                                        : Uni.createFrom().item(read).emitOn(executor(unit.context())).flatMap(unit::work)
-                                                .onItemOrFailure().transform((ending, failure) -> new Decided(ending, failure == null && ending == null
-                                                        ? new IllegalStateException("the work ended with no ending") : failure, false))
-                                                .emitOn(here)));
+                                        ? Uni.createFrom().item(Decided.aborted(failed)) : unit.decide(read, here)));
                     }
                     // every work ends before anything else happens: a unit run again alone never overlaps its first run
                     return Uni.join().all(decisions).andFailFast().flatMap(decided -> {
@@ -209,17 +217,20 @@ public class PipelinedTransactions {
                                 return rollback(connection).replaceWith((List<Decided>) null);
                             }
                         }
-                        return (committing.isEmpty() ? rollback(connection) : commit(connection, committing)).replaceWith(decided);
+                        return (committing.isEmpty() ? rollback(connection) : commit(connection, committing))
+                                .replaceWith(decided);
                     }).onFailure().call(failure -> rollback(connection).onFailure().recoverWithNull());
                 })
                 .onItemOrFailure().invoke((decided, failure) -> {
-                    metrics.transaction(units.size(), decided != null);
+                    if (decided == null) {
+                        metrics.sharedRollback();
+                    }
                     for (int i = 0; i < units.size(); i++) {
                         Unit<?> unit = units.get(i);
                         if (decided != null) {
                             unit.answer(decided.get(i));
                         } else { // rolled back, or failed: each unit decides alone
-                            unit.context().runOnContext(v -> unit.runAlone().subscribe().with(x -> { }, f -> { }));
+                            unit.context().runOnContext(v -> runAlone(unit).subscribe().with(x -> { }, f -> { }));
                         }
                     }
                 })
@@ -236,6 +247,11 @@ public class PipelinedTransactions {
             return new Decided(null, failure, true);
         }
 
+        static Decided of(Ending<?> ending, Throwable failure) {
+            return new Decided(ending, failure == null && ending == null
+                    ? new IllegalStateException("the work ended with no ending") : failure, false);
+        }
+
         boolean commits() {
             return failure == null && ending != null && ending.last() != null;
         }
@@ -245,17 +261,21 @@ public class PipelinedTransactions {
         return connection.query("ROLLBACK").execute().replaceWithVoid();
     }
 
-    /** Every unit's last statement, then COMMIT, together; fails if any statement failed (nothing is committed then). */
+    /** Every unit's last statement, then COMMIT, together; fails if any statement failed (then nothing is
+     * committed). */
     private static Uni<Void> commit(SqlConnection connection, List<Ending<?>> decided) {
         List<Uni<RowSet<Row>>> written = new ArrayList<>(decided.size());
         for (Ending<?> ending : decided) {
-            var stage = connection.preparedQuery(ending.last().pgSql()).execute(ending.last().tuple()).subscribeAsCompletionStage();
+            SqlStatement last = ending.last();
+            var stage = connection.preparedQuery(last.pgSql()).execute(last.tuple()).subscribeAsCompletionStage();
             written.add(Uni.createFrom().completionStage(stage));
         }
         var committed = connection.query("COMMIT").execute().subscribeAsCompletionStage();
-        // the COMMIT behind a failed statement is PostgreSQL's rollback: the statement's failure is the answer
-        return Uni.join().all(written).andCollectFailures().flatMap(x -> Uni.createFrom().completionStage(committed))
-                .replaceWithVoid();
+        // The COMMIT behind a failed statement is PostgreSQL's rollback: the first failed statement's failure is
+        // the answer (those after it only say the transaction was aborted).
+        return Uni.join().all(written).andCollectFailures()
+                .onFailure(CompositeException.class).transform(e -> ((CompositeException) e).getCauses().get(0))
+                .flatMap(x -> Uni.createFrom().completionStage(committed)).replaceWithVoid();
     }
 
     /** The transaction of one unit of work, on the caller's context and connection. */
@@ -266,20 +286,16 @@ public class PipelinedTransactions {
             return Uni.createFrom().completionStage(begun)
                     .flatMap(x -> Uni.createFrom().completionStage(rows))
                     .flatMap(rowSet -> work.apply(rowSet))
-                    .flatMap(ending -> end(connection, ending.last()).replaceWith(ending.result()))
+                    .flatMap(ending -> (ending.last() == null ? rollback(connection)
+                            : commit(connection, List.<Ending<?>>of(ending))).replaceWith(ending.result()))
                     .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
         });
     }
 
-    private static Uni<Void> end(SqlConnection connection, SqlStatement last) {
-        if (last == null) {
-            return connection.query("ROLLBACK").execute().replaceWithVoid();
-        }
-        var written = connection.preparedQuery(last.pgSql()).execute(last.tuple()).subscribeAsCompletionStage();
-        var committed = connection.query("COMMIT").execute().subscribeAsCompletionStage();
-        // the COMMIT behind a failed statement is PostgreSQL's rollback: the statement's failure is the answer
-        return Uni.createFrom().completionStage(written).flatMap(x -> Uni.createFrom().completionStage(committed))
-                .replaceWithVoid();
+    /** {@code unit}'s own transaction, on its own context; yields once the unit has its answer. */
+    private <T> Uni<Void> runAlone(Unit<T> unit) {
+        return alone(unit.first(), unit.work()).onItemOrFailure().invoke(unit::settle)
+                .replaceWithVoid().onFailure().recoverWithNull();
     }
 
     private static Executor executor(Context context) {
@@ -287,48 +303,13 @@ public class PipelinedTransactions {
     }
 
     /** A unit of work waiting for, or in, a transaction: answered on the context it came from. */
-    private final class Unit<T> {
+    private record Unit<T>(Object key, SqlStatement first, boolean firstOnlyReads,
+            Function<RowSet<Row>, Uni<Ending<T>>> work, Context context, CompletableFuture<T> result) {
 
-        private final Object key;
-        private final SqlStatement first;
-        private final boolean firstOnlyReads;
-        private final Function<RowSet<Row>, Uni<Ending<T>>> work;
-        private final Context context;
-        private final CompletableFuture<T> result;
-
-        Unit(Object key, SqlStatement first, boolean firstOnlyReads, Function<RowSet<Row>, Uni<Ending<T>>> work,
-                Context context, CompletableFuture<T> result) {
-            this.key = key;
-            this.first = first;
-            this.firstOnlyReads = firstOnlyReads;
-            this.work = work;
-            this.context = context;
-            this.result = result;
-        }
-
-        Object key() {
-            return key;
-        }
-
-        SqlStatement first() {
-            return first;
-        }
-
-        boolean firstOnlyReads() {
-            return firstOnlyReads;
-        }
-
-        Context context() {
-            return context;
-        }
-
-        CompletableFuture<T> result() {
-            return result;
-        }
-
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Uni<Ending<?>> work(RowSet<Row> rows) {
-            return (Uni) work.apply(rows);
+        /** Runs its work on {@code rows} on its own context, then comes back to the shared transaction's. */
+        Uni<Decided> decide(RowSet<Row> rows, Executor shared) {
+            return Uni.createFrom().item(rows).emitOn(executor(context)).flatMap(read -> work.apply(read))
+                    .onItemOrFailure().transform(Decided::of).emitOn(shared);
         }
 
         /** Its answer from the shared transaction that ended: its work's failure, or its result. */
@@ -347,15 +328,13 @@ public class PipelinedTransactions {
             context.runOnContext(v -> result.completeExceptionally(failure));
         }
 
-        /** This unit's own transaction (on its own context); yields once the unit has its answer. */
-        Uni<Void> runAlone() {
-            return alone(first, work).onItemOrFailure().invoke((value, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete(value);
-                }
-            }).replaceWithVoid().onFailure().recoverWithNull();
+        /** Its answer from its own transaction (run on its own context). */
+        void settle(T value, Throwable failure) {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(value);
+            }
         }
     }
 }
