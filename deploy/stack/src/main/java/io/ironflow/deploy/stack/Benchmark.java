@@ -97,11 +97,13 @@ public final class Benchmark {
             Map<String, long[]> before = services(stack);
             Round round = round(count, clients);
             Map<String, long[]> after = services(stack);
-            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action%n",
-                    i, warmups, round.actionsPerSecond(), round.percentile(0.50), round.percentile(0.99), round.errors(),
-                    round.unavailable(), ProcessCpu.totalMsPerAction(before, after, round.total().ok()));
+            double jit = ProcessCpu.totalJitMsPerAction(before, after, round.total().ok());
+            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action"
+                            + " (JIT %.2f)%n", i, warmups, round.actionsPerSecond(), round.percentile(0.50),
+                    round.percentile(0.99), round.errors(), round.unavailable(),
+                    ProcessCpu.totalMsPerAction(before, after, round.total().ok()), jit);
             JsonObject summary = round.summary(i).put("cpu_ms_per_action",
-                    round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok())));
+                    round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok()))).put("jit_ms_per_action", round1(jit));
             rounds.add(summary);
             if (i == 1) { // the first round on a fresh stack is the cold figure
                 cold = summary.copy().put("processes", ProcessCpu.json(before, after, round.total().ok()));
@@ -136,6 +138,7 @@ public final class Benchmark {
         JsonObject scaling = scale == null ? null : scale(api, stack, count, clients, scale);
         JsonObject json = round.json(count, clients, warmups)
                 .put("cpu_ms_per_action", round1(ProcessCpu.totalMsPerAction(cpuBefore, cpuAfter, round.total().ok())))
+                .put("jit_ms_per_action", round1(ProcessCpu.totalJitMsPerAction(cpuBefore, cpuAfter, round.total().ok())))
                 .put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()))
                 .put("cold", cold).put("warmup_rounds", rounds).put("scale", scaling);
         System.out.println(json.encode());
@@ -630,6 +633,7 @@ public final class Benchmark {
      * memory once (PSS, shared pages divided among the processes sharing them, instead of RSS).
      */
     private static Map<String, long[]> services(List<ProcessHandle> stack) throws IOException {
+        // {CPU ticks, RSS kB, JIT compiler threads' CPU ticks}
         Map<String, long[]> found = new LinkedHashMap<>();
         Map<Long, ProcessHandle> processes = new LinkedHashMap<>();
         for (ProcessHandle process : stack.isEmpty() ? ProcessHandle.allProcesses().toList() : stack) {
@@ -652,13 +656,41 @@ public final class Benchmark {
                 long rss = Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), postgres ? "smaps_rollup" : "status"))
                         .stream().filter(l -> l.startsWith(postgres ? "Pss:" : "VmRSS:"))
                         .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
-                long[] total = found.computeIfAbsent(name, k -> new long[2]);
+                long[] total = found.computeIfAbsent(name, k -> new long[3]);
                 total[0] += cpu;
                 total[1] += rss;
+                total[2] += postgres ? 0 : compilerTicks(process.pid());
             } catch (IOException | RuntimeException e) {
                 // the process ended meanwhile
             }
         }
         return found;
+    }
+
+    /**
+     * The CPU ticks of a JVM's JIT compiler threads (HotSpot names them "C1 CompilerThread<n>" and "C2 ..."; the
+     * kernel keeps 15 characters): 0 for a process that has none. On two cores a JVM runs one of each, which
+     * live as long as the JVM; on larger machines the JVM starts and stops extra ones as the queue grows and
+     * shrinks, and an extra one that stopped during a round takes its CPU with it (this undercounts then).
+     */
+    static long compilerTicks(long pid) {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                        String[] fields = stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
+                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return 0; // the process ended meanwhile
+        }
+        return ticks;
     }
 }

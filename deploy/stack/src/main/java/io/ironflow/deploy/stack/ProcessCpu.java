@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Names the stack's processes by their command line and turns two readings of their CPU ticks and RSS (as
- * {@link Benchmark} takes them from /proc) into CPU-ms per action, per process and in total. CPU time is what
- * the benchmark compares across builds: unlike wall time it hardly moves when other work shares the cores.
+ * Names the stack's processes by their command line and turns two readings of their CPU ticks, RSS and JIT
+ * compiler threads' CPU ticks (as {@link Benchmark} takes them from /proc: {cpu, rss kB, jit}) into CPU-ms per
+ * action, per process and in total. CPU time is what the benchmark compares across builds: unlike wall time it
+ * hardly moves when other work shares the cores. The JIT's part of it says how warm a round was: a JVM still
+ * compiling its hot paths spends that CPU on top of serving.
  */
 final class ProcessCpu {
 
@@ -46,7 +48,16 @@ final class ProcessCpu {
     }
 
     static double cpuSeconds(Map<String, long[]> before, Map<String, long[]> after, String name) {
-        return (after.get(name)[0] - before.getOrDefault(name, new long[] {0, 0})[0]) / TICKS_PER_SECOND;
+        return ticks(before, after, name, 0) / TICKS_PER_SECOND;
+    }
+
+    /** The CPU its JIT compiler threads took, in seconds (a part of {@link #cpuSeconds}). */
+    static double jitSeconds(Map<String, long[]> before, Map<String, long[]> after, String name) {
+        return Math.max(0, ticks(before, after, name, 2)) / TICKS_PER_SECOND;
+    }
+
+    private static long ticks(Map<String, long[]> before, Map<String, long[]> after, String name, int field) {
+        return after.get(name)[field] - before.getOrDefault(name, new long[3])[field];
     }
 
     /** Every process's CPU over the round divided by its actions, in milliseconds. */
@@ -55,14 +66,24 @@ final class ProcessCpu {
         return seconds * 1000 / Math.max(1, actions);
     }
 
+    /** Every process's JIT compiler threads' CPU over the round divided by its actions, in milliseconds. */
+    static double totalJitMsPerAction(Map<String, long[]> before, Map<String, long[]> after, int actions) {
+        double seconds = after.keySet().stream().mapToDouble(name -> jitSeconds(before, after, name)).sum();
+        return seconds * 1000 / Math.max(1, actions);
+    }
+
     /** {"conductor-service": {"cpu_s": .., "cpu_ms_per_action": .., "rss_mb": ..}, ...}. */
     static JsonObject json(Map<String, long[]> before, Map<String, long[]> after, int actions) {
         JsonObject processes = new JsonObject();
         after.forEach((name, reading) -> {
             double seconds = cpuSeconds(before, after, name);
-            processes.put(name, new JsonObject().put("cpu_s", Math.round(seconds * 100) / 100.0)
+            JsonObject process = new JsonObject().put("cpu_s", Math.round(seconds * 100) / 100.0)
                     .put("cpu_ms_per_action", Math.round(seconds * 10_000 / Math.max(1, actions)) / 10.0)
-                    .put("rss_mb", reading[1] / 1024));
+                    .put("rss_mb", reading[1] / 1024);
+            if (reading[2] > 0) { // a JVM
+                process.put("jit_ms_per_action", Math.round(jitSeconds(before, after, name) * 10_000 / Math.max(1, actions)) / 10.0);
+            }
+            processes.put(name, process);
         });
         return processes;
     }
@@ -70,13 +91,15 @@ final class ProcessCpu {
     /** The same as a table, with a total line. */
     static String table(Map<String, long[]> before, Map<String, long[]> after, int actions) {
         StringBuilder table = new StringBuilder(String.format("%nProcess (CPU over the measured round, creation included)"
-                + "  CPU s  CPU-ms/action  RSS MB%n"));
+                + "  CPU s  CPU-ms/action  of it JIT  RSS MB%n"));
         after.forEach((name, reading) -> {
             double seconds = cpuSeconds(before, after, name);
-            table.append(String.format("  %-22s %32.1f %14.2f %7d%n", name, seconds, seconds * 1000 / Math.max(1, actions),
+            table.append(String.format("  %-22s %32.1f %14.2f %10s %7d%n", name, seconds, seconds * 1000 / Math.max(1, actions),
+                    reading[2] > 0 ? String.format("%.2f", jitSeconds(before, after, name) * 1000 / Math.max(1, actions)) : "",
                     reading[1] / 1024));
         });
-        table.append(String.format("  %-22s %32s %14.2f%n", "all", "", totalMsPerAction(before, after, actions)));
+        table.append(String.format("  %-22s %32s %14.2f %10.2f%n", "all", "", totalMsPerAction(before, after, actions),
+                totalJitMsPerAction(before, after, actions)));
         return table.toString();
     }
 }
