@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * turns into a rollback), a failed transaction leaves its connection clean for the next, and many at once on one
  * row (one key) serialize on its lock, none lost. Many at once on other keys share transactions, and one of them
  * that fails, or rolls back, answers alone: the others commit (after running again alone, unless the unit's first
- * statement only reads: then it is left out and nobody runs again).
+ * statement only reads: then it is left out and nobody runs again). A shared transaction whose session PostgreSQL
+ * ends keeps nothing, and each of its units runs again alone, once.
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -219,6 +220,36 @@ class PipelinedTransactionsTest {
     }
 
     @Test
+    void aSharedTransactionWhoseSessionIsKilledRunsEachUnitAgainAlone() throws Exception {
+        // As when PostgreSQL ends the session (a crash, an operator's pg_terminate_backend) with 16 units in it.
+        int victim = 20; // deep in the queue of 40: in a full shared transaction
+        AtomicInteger kills = new AtomicInteger();
+        java.util.Map<Integer, Integer> firstPid = new java.util.concurrent.ConcurrentHashMap<>();
+        List<CompletableFuture<Integer>> all = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int id = i;
+            all.add(start(id, insertReturningBackend(id), rows -> {
+                int pid = rows.iterator().next().getInteger(0);
+                firstPid.putIfAbsent(id, pid);
+                if (id != victim || kills.getAndIncrement() > 0) {
+                    return Uni.createFrom().item(Ending.commit(insert(1000 + id), pid));
+                }
+                return Uni.createFrom().item(() -> terminate(pid))
+                        .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                        .map(killed -> Ending.commit(insert(1000 + id), pid));
+            }));
+        }
+        for (CompletableFuture<Integer> one : all) {
+            one.get(30, TimeUnit.SECONDS);
+        }
+        long sharedWithVictim = firstPid.values().stream().filter(pid -> pid.equals(firstPid.get(victim))).count();
+        assertTrue(sharedWithVictim > 1, "the victim's transaction was shared (" + sharedWithVictim + " units)");
+        assertEquals(2, kills.get(), "the victim ran twice: once in the killed transaction, once alone");
+        assertEquals("40", Sql.query("SELECT count(*) FROM " + TABLE + " WHERE id < 40"), "every unit's first, once");
+        assertEquals("40", Sql.query("SELECT count(*) FROM " + TABLE + " WHERE id >= 1000"), "and its last, once");
+    }
+
+    @Test
     void aTransactionThatHangsGivesItsPlaceBackAtTheDeadline() throws Exception {
         // both places taken by transactions that take far longer than the deadline (3 s in tests)
         SqlStatement hang = new SqlStatement("SELECT pg_sleep(30)::text", List.of());
@@ -242,6 +273,19 @@ class PipelinedTransactionsTest {
 
     private static SqlStatement insertReturningTransaction(int id) {
         return new SqlStatement("INSERT INTO " + TABLE + " VALUES (?1, 0) RETURNING txid_current()", List.of(id));
+    }
+
+    /** Ends a session from another, as PostgreSQL does to a crashed or terminated backend's. */
+    private static String terminate(int pid) {
+        try {
+            return Sql.query("SELECT pg_terminate_backend(" + pid + ")");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static SqlStatement insertReturningBackend(int id) {
+        return new SqlStatement("INSERT INTO " + TABLE + " VALUES (?1, 0) RETURNING pg_backend_pid()", List.of(id));
     }
 
     private static SqlStatement insert(int id) {
