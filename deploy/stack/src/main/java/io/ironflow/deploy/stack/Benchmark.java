@@ -77,31 +77,35 @@ public final class Benchmark {
     }
 
     /** Runs the benchmark against {@code api} (see {@link IronflowCli.Bench} for the options). */
-    static void run(String api, int nodes, int clients, int warmups, int deadlineSeconds, Path profile, Scale scale)
+    static void run(String api, int nodes, int clients, Warmup warmup, int deadlineSeconds, Path profile, Scale scale)
             throws Exception {
         Benchmark benchmark = new Benchmark(URI.create(api), clients, deadlineSeconds * 1000L);
         try {
-            benchmark.run(URI.create(api), nodes, clients, warmups, profile, scale);
+            benchmark.run(URI.create(api), nodes, clients, warmup, profile, scale);
         } finally {
             benchmark.vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
-    private void run(URI api, int count, int clients, int warmups, Path profile, Scale scale) throws Exception {
+    private void run(URI api, int count, int clients, Warmup warmup, Path profile, Scale scale) throws Exception {
         System.out.printf("%d nodes, %d clients, deadline %d s per action, against %s%n", count, clients,
                 deadlineMs / 1000, api);
         List<ProcessHandle> stack = stackProcesses(api.getPort());
         JsonArray rounds = new JsonArray();
         JsonObject cold = null;
-        for (int i = 1; i <= warmups; i++) { // the JVMs compile their hot paths under load: measure after
+        int warmups = 0;
+        double jitShare = 1;
+        for (int i = 1; warmup.another(i, jitShare); i++) { // the JVMs compile their hot paths under load: measure after
+            warmups = i;
             Map<String, long[]> before = services(stack);
             Round round = round(count, clients);
             Map<String, long[]> after = services(stack);
             double jit = ProcessCpu.totalJitMsPerAction(before, after, round.total().ok());
-            System.out.printf("  warm-up %d/%d: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action"
-                            + " (JIT %.2f)%n", i, warmups, round.actionsPerSecond(), round.percentile(0.50),
-                    round.percentile(0.99), round.errors(), round.unavailable(),
-                    ProcessCpu.totalMsPerAction(before, after, round.total().ok()), jit);
+            double cpu = ProcessCpu.totalMsPerAction(before, after, round.total().ok());
+            jitShare = cpu > 0 ? jit / cpu : 1;
+            System.out.printf("  warm-up %s: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action"
+                            + " (JIT %.2f)%n", warmup.progress(i), round.actionsPerSecond(), round.percentile(0.50),
+                    round.percentile(0.99), round.errors(), round.unavailable(), cpu, jit);
             JsonObject summary = round.summary(i).put("cpu_ms_per_action",
                     round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok()))).put("jit_ms_per_action", round1(jit));
             rounds.add(summary);
@@ -136,7 +140,7 @@ public final class Benchmark {
             cold = round.summary(1).put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()));
         }
         JsonObject scaling = scale == null ? null : scale(api, stack, count, clients, scale);
-        JsonObject json = round.json(count, clients, warmups)
+        JsonObject json = round.json(count, clients, warmups).put("warmup_auto", warmup.auto())
                 .put("cpu_ms_per_action", round1(ProcessCpu.totalMsPerAction(cpuBefore, cpuAfter, round.total().ok())))
                 .put("jit_ms_per_action", round1(ProcessCpu.totalJitMsPerAction(cpuBefore, cpuAfter, round.total().ok())))
                 .put("processes", ProcessCpu.json(cpuBefore, cpuAfter, round.total().ok()))

@@ -285,8 +285,10 @@ public final class IronflowCli implements Callable<Integer> {
         @Option(names = "--clients", paramLabel = "C", defaultValue = "32", description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
         int clients;
 
-        @Option(names = "--warmup", paramLabel = "R", defaultValue = "5", description = "Warm-up rounds before the measured one (default: ${DEFAULT-VALUE}).")
-        int warmups;
+        @Option(names = "--warmup", paramLabel = "R", defaultValue = "5", converter = Warmup.Converter.class,
+                description = {"Warm-up rounds before the measured one (default: ${DEFAULT-VALUE}), or auto: until a round",
+                        "whose JIT compiling took under 5 % of the stack's CPU (2 to 30 rounds)."})
+        Warmup warmup;
 
         @Option(names = "--deadline", paramLabel = "SECONDS", defaultValue = "60", description = "Deadline per action (default: ${DEFAULT-VALUE}).")
         int deadline;
@@ -321,12 +323,12 @@ public final class IronflowCli implements Callable<Integer> {
             String url = api != null ? api : FreshStack.api(portOffset);
             if (freshStack == null) {
                 Path data = dataDir != null ? dataDir : StackOptions.defaultHome().resolve(".ironflow");
-                Benchmark.run(url, nodes, clients, warmups, deadline, profile, scale == null ? null
+                Benchmark.run(url, nodes, clients, warmup, deadline, profile, scale == null ? null
                         : new Benchmark.Scale(scale, portOffset, Path.of(System.getProperty("java.io.tmpdir")), data));
                 return 0;
             }
             try (FreshStack stack = FreshStack.start(freshStack, portOffset)) {
-                Benchmark.run(FreshStack.api(portOffset), nodes, clients, warmups, deadline, profile, scale == null ? null
+                Benchmark.run(FreshStack.api(portOffset), nodes, clients, warmup, deadline, profile, scale == null ? null
                         : new Benchmark.Scale(scale, portOffset, freshStack.toAbsolutePath().resolve("logs"),
                                 freshStack.toAbsolutePath()));
             }
