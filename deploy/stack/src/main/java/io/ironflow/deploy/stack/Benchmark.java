@@ -106,8 +106,7 @@ public final class Benchmark {
             System.out.printf("  warm-up %s: %.1f actions/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d 503s, %.2f CPU-ms/action"
                             + " (JIT %.2f)%n", warmup.progress(i), round.actionsPerSecond(), round.percentile(0.50),
                     round.percentile(0.99), round.errors(), round.unavailable(), cpu, jit);
-            JsonObject summary = round.summary(i).put("cpu_ms_per_action",
-                    round1(ProcessCpu.totalMsPerAction(before, after, round.total().ok()))).put("jit_ms_per_action", round1(jit));
+            JsonObject summary = round.summary(i).put("cpu_ms_per_action", round1(cpu)).put("jit_ms_per_action", round1(jit));
             rounds.add(summary);
             if (i == 1) { // the first round on a fresh stack is the cold figure
                 cold = summary.copy().put("processes", ProcessCpu.json(before, after, round.total().ok()));
@@ -651,7 +650,7 @@ public final class Benchmark {
                 continue;
             }
             try {
-                String[] stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat")).split("\\) ")[1].split(" ");
+                String[] stat = statFields(Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat")));
                 long cpu = Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
                 boolean postgres = name.equals("postgres");
                 if (postgres) {
@@ -677,6 +676,14 @@ public final class Benchmark {
      * live as long as the JVM; on larger machines the JVM starts and stops extra ones as the queue grows and
      * shrinks, and an extra one that stopped during a round takes its CPU with it (this undercounts then).
      */
+    /**
+     * A /proc stat line's fields after the command name (state first, so utime is [11] and stime [12]); the name
+     * is cut at its last ')', since a name may hold spaces and parentheses.
+     */
+    private static String[] statFields(String stat) {
+        return stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
+    }
+
     static long compilerTicks(long pid) {
         long ticks = 0;
         try (var tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
@@ -685,8 +692,8 @@ public final class Benchmark {
                     String stat = Files.readString(task.resolve("stat"));
                     String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                        String[] fields = stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
-                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                        String[] fields = statFields(stat);
+                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
                     }
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile

@@ -10,7 +10,7 @@ import picocli.CommandLine;
  * while the JIT still compiles pays for it: on a slow 2-core machine the conductor still spent a third of its CPU
  * compiling after six rounds.
  */
-record Warmup(int rounds, boolean auto) {
+record Warmup(int rounds, boolean auto) { // rounds: the number, or auto's most
 
     static final int SETTLED_PERCENT = 5;
     static final int AUTO_MIN = 2;
@@ -18,10 +18,7 @@ record Warmup(int rounds, boolean auto) {
 
     /** Whether round {@code next} (from 1) is a warm-up round, after one whose JIT part of the CPU was {@code lastJitShare}. */
     boolean another(int next, double lastJitShare) {
-        if (!auto) {
-            return next <= rounds;
-        }
-        return next <= AUTO_MIN || next <= AUTO_MAX && lastJitShare * 100 >= SETTLED_PERCENT;
+        return next <= rounds && (!auto || next <= AUTO_MIN || lastJitShare * 100 >= SETTLED_PERCENT);
     }
 
     /** {@code 3/6} or {@code 3/auto}, for the warm-up lines. */
