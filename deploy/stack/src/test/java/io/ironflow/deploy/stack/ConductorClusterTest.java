@@ -66,6 +66,7 @@ class ConductorClusterTest {
     void up() throws Exception {
         infrastructure = Infrastructure.start(Infrastructure.Settings.freePorts(dataDir,
                 home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar")));
+        Map<String, URI> ready = new LinkedHashMap<>();
         for (String name : List.of("conductor-a", "conductor-b")) {
             int port = Ports.free(1)[0];
             Map<String, String> config = new HashMap<>(infrastructure.serviceConfig());
@@ -79,7 +80,11 @@ class ConductorClusterTest {
             ChildJvm jvm = ChildJvm.start(name, home.resolve("conductor-service/target/quarkus-app/quarkus-run.jar"),
                     List.of("-Xmx384m"), config, infrastructure.serviceEnvironment(), dataDir.resolve("logs").resolve(name + ".log"));
             conductors.put(name, jvm);
-            jvm.awaitReady(URI.create("http://127.0.0.1:" + port + "/q/health/ready"), Duration.ofSeconds(120));
+            ready.put(name, URI.create("http://127.0.0.1:" + port + "/q/health/ready"));
+        }
+        // Both start at once, as a group's members do; each has its own deadline.
+        for (Map.Entry<String, URI> conductor : ready.entrySet()) {
+            conductors.get(conductor.getKey()).awaitReady(conductor.getValue(), Duration.ofSeconds(120));
         }
         kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl());
     }

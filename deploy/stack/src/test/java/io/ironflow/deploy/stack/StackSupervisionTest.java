@@ -7,23 +7,30 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.deploy.testing.TestDirectories;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@code ./ironflow up} restarts a conductor killed with kill -9, and the API's intents are applied again. */
+/**
+ * {@code ./ironflow up} restarts a conductor killed with kill -9, and the API's intents are applied again. Runs on
+ * the {@link SharedStack}, last of the classes sharing it: the kill is the launcher's to repair, and the stack is
+ * whole again when the test ends.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.class)
+@Order(5)
 class StackSupervisionTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,49 +38,48 @@ class StackSupervisionTest {
     /** A restarted conductor rejoins the intents' consumer group once the killed member's session expired (45 s). */
     private static final Duration RECOVERY = Duration.ofSeconds(180);
 
-    private final Path dataDir = Path.of("target", "supervision-test-" + UUID.randomUUID()).toAbsolutePath();
     private RunningStack stack;
 
     @BeforeAll
-    void up() throws Exception {
-        stack = RunningStack.launch(dataDir, RunningStack.freePorts(), Map.of()).awaitUp(Duration.ofSeconds(240));
-    }
-
-    @AfterAll
-    void down() {
-        if (stack != null) {
-            stack.close();
-        }
-        TestDirectories.deleteRecursively(dataDir);
+    void up(RunningStack shared) {
+        stack = shared;
     }
 
     @Test
     void aConductorKilledWithSigkillIsRestartedAndIntentsApplyAgain() throws Exception {
-        assertEquals(201, send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"before\"}").statusCode());
+        assertEquals(201, send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"supervised-before\"}")
+                .statusCode());
         ProcessHandle conductor = stack.service("conductor-service");
         RunningStack.signal("KILL", conductor.pid());
 
-        awaitOutput("ironflow: supervisor: conductor-service exited with code 137 (pid " + conductor.pid() + "); restart 1 in 1.0 s");
-        awaitOutput("ironflow: supervisor: conductor-service is live again after restart 1 (pid ");
+        // The shared stack's launcher may have restarted this conductor before (its backoff doubles from 1 s).
+        Matcher exited = Pattern.compile(Pattern.quote("ironflow: supervisor: conductor-service exited with code 137 (pid "
+                + conductor.pid() + "); restart ") + "(\\d+) in \\d+\\.\\d+ s; see .*").matcher(awaitOutput(
+                "ironflow: supervisor: conductor-service exited with code 137 (pid " + conductor.pid() + "); restart "));
+        assertTrue(exited.matches(), exited::toString);
+        awaitOutput("ironflow: supervisor: conductor-service is live again after restart " + exited.group(1) + " (pid ");
         ProcessHandle restarted = stack.service("conductor-service");
         assertNotEquals(conductor.pid(), restarted.pid());
 
         // Until the new conductor has the intents' partitions the API may answer 503; the intent stays queued.
         String uuid = UUID.randomUUID().toString();
-        int created = send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"after\", \"uuid\": \"" + uuid + "\"}")
+        int created = send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"supervised-after\", \"uuid\": \"" + uuid
+                + "\"}")
                 .statusCode();
         assertTrue(List.of(201, 503).contains(created), "POST answered " + created);
         awaitState(uuid, "enroll");
         int managed = send("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"manage\"}").statusCode();
         assertTrue(List.of(202, 503).contains(managed), "PUT answered " + managed);
         awaitState(uuid, "manageable");
-        assertEquals(200, send("GET", "/v1/nodes/before", null).statusCode(), "nodes from before the kill are kept");
+        assertEquals(200, send("GET", "/v1/nodes/supervised-before", null).statusCode(), "nodes from before the kill are kept");
         assertTrue(restarted.isAlive());
     }
 
-    private void awaitOutput(String prefix) {
-        await("the launcher printing '" + prefix + "'").atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
-                .until(() -> stack.output.stream().anyMatch(line -> line.startsWith(prefix)));
+    /** The launcher's first line that starts with {@code prefix}, once printed. */
+    private String awaitOutput(String prefix) {
+        return await("the launcher printing '" + prefix + "'").atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
+                .until(() -> stack.output.stream().filter(line -> line.startsWith(prefix)).findFirst(), Optional::isPresent)
+                .orElseThrow();
     }
 
     private void awaitState(String uuid, String state) throws Exception {
