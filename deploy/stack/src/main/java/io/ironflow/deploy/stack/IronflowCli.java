@@ -287,7 +287,7 @@ public final class IronflowCli implements Callable<Integer> {
 
         @Option(names = "--warmup", paramLabel = "R", defaultValue = "5", converter = Warmup.Converter.class,
                 description = {"Warm-up rounds before the measured one (default: ${DEFAULT-VALUE}), or auto: until a round",
-                        "whose JIT compiling took under 5 % of the stack's CPU (2 to 30 rounds)."})
+                        "whose JIT compiling took under 5 %% of the stack's CPU (2 to 30 rounds)."})
         Warmup warmup;
 
         @Option(names = "--deadline", paramLabel = "SECONDS", defaultValue = "60", description = "Deadline per action (default: ${DEFAULT-VALUE}).")
