@@ -671,12 +671,6 @@ public final class Benchmark {
     }
 
     /**
-     * The CPU ticks of a JVM's JIT compiler threads (HotSpot names them "C1 CompilerThread<n>" and "C2 ..."; the
-     * kernel keeps 15 characters): 0 for a process that has none. On two cores a JVM runs one of each, which
-     * live as long as the JVM; on larger machines the JVM starts and stops extra ones as the queue grows and
-     * shrinks, and an extra one that stopped during a round takes its CPU with it (this undercounts then).
-     */
-    /**
      * A /proc stat line's fields after the command name (state first, so utime is [11] and stime [12]); the name
      * is cut at its last ')', since a name may hold spaces and parentheses.
      */
@@ -684,6 +678,12 @@ public final class Benchmark {
         return stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
     }
 
+    /**
+     * The CPU ticks of a JVM's JIT compiler threads (HotSpot names them "C1 CompilerThread<n>" and "C2 ..."; the
+     * kernel keeps 15 characters): 0 for a process that has none. On two cores a JVM runs one of each, which
+     * live as long as the JVM; on larger machines the JVM starts and stops extra ones as the queue grows and
+     * shrinks, and an extra one that stopped during a round takes its CPU with it (this undercounts then).
+     */
     static long compilerTicks(long pid) {
         long ticks = 0;
         try (var tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {

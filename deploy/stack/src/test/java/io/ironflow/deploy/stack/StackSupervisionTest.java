@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -53,19 +51,18 @@ class StackSupervisionTest {
         RunningStack.signal("KILL", conductor.pid());
 
         // The shared stack's launcher may have restarted this conductor before (its backoff doubles from 1 s).
-        Matcher exited = Pattern.compile(Pattern.quote("ironflow: supervisor: conductor-service exited with code 137 (pid "
-                + conductor.pid() + "); restart ") + "(\\d+) in \\d+\\.\\d+ s; see .*").matcher(awaitOutput(
-                "ironflow: supervisor: conductor-service exited with code 137 (pid " + conductor.pid() + "); restart "));
-        assertTrue(exited.matches(), exited::toString);
-        awaitOutput("ironflow: supervisor: conductor-service is live again after restart " + exited.group(1) + " (pid ");
+        String exited = "ironflow: supervisor: conductor-service exited with code 137 (pid " + conductor.pid()
+                + "); restart ";
+        String restart = awaitOutput(exited).substring(exited.length()).split(" ")[0];
+        assertTrue(restart.matches("[1-9][0-9]*"), "restart number: " + restart);
+        awaitOutput("ironflow: supervisor: conductor-service is live again after restart " + restart + " (pid ");
         ProcessHandle restarted = stack.service("conductor-service");
         assertNotEquals(conductor.pid(), restarted.pid());
 
         // Until the new conductor has the intents' partitions the API may answer 503; the intent stays queued.
         String uuid = UUID.randomUUID().toString();
-        int created = send("POST", "/v1/nodes", "{\"driver\": \"fake-hardware\", \"name\": \"supervised-after\", \"uuid\": \"" + uuid
-                + "\"}")
-                .statusCode();
+        String after = "{\"driver\": \"fake-hardware\", \"name\": \"supervised-after\", \"uuid\": \"" + uuid + "\"}";
+        int created = send("POST", "/v1/nodes", after).statusCode();
         assertTrue(List.of(201, 503).contains(created), "POST answered " + created);
         awaitState(uuid, "enroll");
         int managed = send("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"manage\"}").statusCode();
