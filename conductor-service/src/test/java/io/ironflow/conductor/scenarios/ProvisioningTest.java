@@ -59,7 +59,7 @@ class ProvisioningTest extends ConductorScenario {
         assertEquals(204, conductor.delete(node).getCode(), "maintenance allows deleting in any state");
         assertNull(conductor.column(node, "uuid"));
 
-        List<NodeEvent> events = conductor.events(node, 30);
+        List<NodeEvent> events = conductor.eventsThrough(node, "destroy");
         assertEquals("create", events.get(0).getEvent());
         NodeEvent deletion = events.get(events.size() - 1);
         assertEquals("destroy", deletion.getEvent(), "the last event is the deletion, which node history keeps");

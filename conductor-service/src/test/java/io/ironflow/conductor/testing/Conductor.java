@@ -150,10 +150,21 @@ public final class Conductor implements AutoCloseable {
                 "last_error: " + column(uuid, "last_error")));
     }
 
-    /** Every transition announced for the node, in order. */
+    /** Every transition announced for the node, in order, read until there are {@code atLeast}. */
     public List<NodeEvent> events(String uuid, int atLeast) {
         return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT,
                         records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= atLeast)
+                .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
+    }
+
+    /**
+     * Every transition announced for the node, in order, read until one is {@code event} (an event name, such as
+     * "destroy"): for a life whose length the test does not count, where {@link #events} would wait out its
+     * deadline.
+     */
+    public List<NodeEvent> eventsThrough(String uuid, String event) {
+        return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT, records -> records.stream()
+                        .anyMatch(r -> r.key().equals(uuid) && event.equals(r.value().getEvent())))
                 .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
     }
 
