@@ -3,34 +3,28 @@ package io.ironflow.deploy.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The real {@code openstack} CLI (Debian's python3-openstackclient), run standalone against a stack with the
  * {@code OS_*} authentication a test gives: none ({@code OS_AUTH_TYPE=none}, as against a stack without auth),
  * keystoneauth's {@code http_basic}, or {@code admin_token} (this client's name for the old {@code token_endpoint}:
  * the token goes in X-Auth-Token to the given endpoint). No clouds.yaml of the machine's is read, and the client's
- * version cache stays in the test's directory. The one runner of the module's tests.
+ * version cache stays in the test's directory. The one runner of the module's tests; each run is a process of its own,
+ * forked warm by {@link CliZygote}.
  */
 final class OpenstackCli {
 
-    static final Path OPENSTACK = Path.of("/usr/bin/openstack");
+    static final Path OPENSTACK = CliZygote.OPENSTACK;
     private static final Duration COMMAND = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -100,38 +94,10 @@ final class OpenstackCli {
     private Run run(Map<String, String> auth, String input, String... args) throws Exception {
         assertTrue(Files.isExecutable(OPENSTACK), OPENSTACK + " is missing: install Debian's python3-openstackclient and "
                 + "python3-ironicclient (apt-get install -y python3-openstackclient python3-ironicclient; .ci/run does)");
-        ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(OPENSTACK.toString()), Arrays.stream(args)).toList());
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(k -> k.startsWith("OS_"));
-        env.putAll(auth);
+        Map<String, String> env = new HashMap<>(auth);
         env.put("OS_ENDPOINT", endpoint);
         env.put("OS_BAREMETAL_API_VERSION", "latest");
-        env.put("XDG_CONFIG_HOME", Files.createDirectories(home.resolve("xdg-config")).toString());
-        env.put("XDG_CACHE_HOME", Files.createDirectories(home.resolve("xdg-cache")).toString());
-        Process process = builder.start();
-        CompletableFuture<String> stdout = drain(process.getInputStream());
-        CompletableFuture<String> stderr = drain(process.getErrorStream());
-        try (OutputStream stdin = process.getOutputStream()) {
-            if (input != null) {
-                stdin.write(input.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            fail("openstack " + String.join(" ", args) + " did not finish within " + COMMAND + "; stdout so far: "
-                    + stdout.getNow("") + " stderr: " + stderr.getNow(""));
-        }
-        return new Run(List.of(args), process.exitValue(), stdout.get(10, TimeUnit.SECONDS), stderr.get(10, TimeUnit.SECONDS));
-    }
-
-    private static CompletableFuture<String> drain(InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "<unreadable: " + e + ">";
-            }
-        });
+        CliZygote.Result result = CliZygote.forHome(home).run(List.of(args), env, input, COMMAND);
+        return new Run(List.of(args), result.exitCode(), result.stdout(), result.stderr());
     }
 }
