@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -152,9 +153,7 @@ public final class Conductor implements AutoCloseable {
 
     /** Every transition announced for the node, in order, read until there are {@code atLeast}. */
     public List<NodeEvent> events(String uuid, int atLeast) {
-        return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT,
-                        records -> records.stream().filter(r -> r.key().equals(uuid)).count() >= atLeast)
-                .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
+        return eventsUntil(uuid, events -> events.size() >= atLeast);
     }
 
     /**
@@ -163,9 +162,17 @@ public final class Conductor implements AutoCloseable {
      * deadline.
      */
     public List<NodeEvent> eventsThrough(String uuid, String event) {
-        return kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT, records -> records.stream()
-                        .anyMatch(r -> r.key().equals(uuid) && event.equals(r.value().getEvent())))
-                .stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
+        return eventsUntil(uuid, events -> events.stream().anyMatch(e -> event.equals(e.getEvent())));
+    }
+
+    /** The node's events on node-events, in order, read until {@code enough} holds for them (or the deadline). */
+    private List<NodeEvent> eventsUntil(String uuid, Predicate<List<NodeEvent>> enough) {
+        return eventsOf(uuid, kafka.<NodeEvent>read(Topic.NODE_EVENTS.topicName(), WAIT,
+                records -> enough.test(eventsOf(uuid, records))));
+    }
+
+    private static List<NodeEvent> eventsOf(String uuid, List<ConsumerRecord<String, NodeEvent>> records) {
+        return records.stream().filter(r -> r.key().equals(uuid)).map(ConsumerRecord::value).toList();
     }
 
     public String column(String uuid, String expression) throws SQLException {
