@@ -4,6 +4,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -14,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * PostgreSQL from Maven-packaged binaries (zonky), no system install. The data directory is kept between runs.
+ * PostgreSQL from Maven-packaged binaries (zonky), no system install. The data directory is kept between runs; the
+ * binaries are unpacked once per user and version into {@link #binaries()}, shared by every data directory (zonky
+ * locks the unpacking and marks it complete, so concurrent starts wait for one another instead of unpacking twice).
  * It creates the {@value #DATABASE} database, owned by the {@value #OWNER} role the conductor migrates and
  * writes with, and the {@value #READER} role the API reads with (granted SELECT by the migrations). Every role,
  * the superuser too, has a random password of this data directory, kept in {@code secrets/database.properties}
@@ -55,8 +58,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     public static EmbeddedPostgresServer start(Path dataDir, int port, boolean durable) throws IOException {
-        Path runtime = dataDir.resolve("postgres-runtime");
-        Files.createDirectories(runtime);
+        Path runtime = binaries();
         SecretFile secrets = SecretFile.open(dataDir.resolve("secrets").resolve("database.properties"),
                 SUPERUSER_PASSWORD, OWNER_PASSWORD, READER_PASSWORD);
         Path data = dataDir.resolve("postgres");
@@ -67,7 +69,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 // after zonky's -F (fsync off): a later -c wins
                 .setServerConfig("fsync", durable ? "on" : "off")
                 .setServerConfig("synchronous_commit", durable ? "on" : "off")
-                // Binaries are unpacked here instead of the system temp directory.
+                // unpacking takes ~4 s of CPU: once, not at every fresh data directory's start
                 .setOverrideWorkingDirectory(runtime.toFile())
                 // zonky's own readiness check logs in as the superuser: with its password once trust is gone
                 .setConnectConfig("password", secrets.get(SUPERUSER_PASSWORD))
@@ -86,6 +88,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Where the binaries are unpacked: {@code $XDG_CACHE_HOME/ironflow/postgres}, by default
+     * {@code ~/.cache/ironflow/postgres} (a cache: removing it costs one more unpacking). Not the system temp
+     * directory, which may be mounted noexec or cleaned under a running server. zonky makes its working directory
+     * world-writable, so the {@code ironflow} directory above it is the user's alone (0700): nobody else can reach
+     * the binaries the stack runs, let alone swap them.
+     */
+    static Path binaries() throws IOException {
+        String cache = System.getenv("XDG_CACHE_HOME");
+        Path root = cache == null || cache.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(cache);
+        Path ownerOnly = Files.createDirectories(root.resolve("ironflow"));
+        Files.setPosixFilePermissions(ownerOnly, PosixFilePermissions.fromString("rwx------"));
+        return Files.createDirectories(ownerOnly.resolve("postgres"));
     }
 
     private void createDatabaseAndRoles(Path data) throws IOException {
