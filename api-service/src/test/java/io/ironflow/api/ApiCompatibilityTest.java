@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.ArrayList;
@@ -24,23 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class ApiCompatibilityTest {
-
-    @TestHTTPResource("/v1")
-    java.net.URI h2cProbe;
-
-    /**
-     * HTTP/1.1 only: the JDK's HttpClient offers an h2c upgrade on every new connection, and Vert.x's upgrade
-     * corrupted large answers (the client read the body as HTTP/2 frames: "Frame type(34) length(7105580) exceeds
-     * MAX_FRAME_SIZE", seen on the simulator's 3.8 MB call log). The offer is declined; the answer comes over HTTP/1.1.
-     */
-    @Test
-    void aClientOfferingAnH2cUpgradeIsAnsweredOverHttp11() throws Exception {
-        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(h2cProbe).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, answer.statusCode(), answer.body());
-        assertEquals(java.net.http.HttpClient.Version.HTTP_1_1, answer.version());
-    }
-
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

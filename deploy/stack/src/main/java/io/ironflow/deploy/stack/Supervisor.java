@@ -55,8 +55,10 @@ final class Supervisor implements AutoCloseable {
     Supervisor(String name, Launch launch, URI liveness, Policy policy, Consumer<String> log) {
         this.name = name;
         this.launch = launch;
-        // A loaded machine may take a moment to answer: a probe waits up to 2 s, whatever the check interval.
-        this.liveness = HttpRequest.newBuilder(liveness).timeout(Duration.ofSeconds(2)).GET().build();
+        // A loaded machine may take a moment to answer: a probe waits up to 2 s, whatever the check interval, but
+        // never past the liveness timeout, so "unanswered for N s" is what it says.
+        Duration probe = policy.livenessTimeout().compareTo(Duration.ofSeconds(2)) < 0 ? policy.livenessTimeout() : Duration.ofSeconds(2);
+        this.liveness = HttpRequest.newBuilder(liveness).timeout(probe).GET().build();
         this.policy = policy;
         this.log = log;
     }

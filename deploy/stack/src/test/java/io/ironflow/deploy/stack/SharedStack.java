@@ -28,10 +28,12 @@ final class SharedStack implements ParameterResolver {
     private static final Duration START = Duration.ofSeconds(240);
     /**
      * The allocator's periodic checks every 2 s instead of 300 s, and 100 more server hardware in the OneView
-     * simulator ("Generated, bay N") for the scale scenario.
+     * simulator ("Generated, bay N") for the scale scenario. The simulator reads its setting from the environment
+     * every service inherits, not from a JVM flag: IRONFLOW_SERVICE_JAVA_OPTS would key every service's AppCDS
+     * archive apart from those of the stacks started without it, which would then start without one.
      */
     static final Map<String, String> ENVIRONMENT = Map.of("IRONFLOW_ONEVIEW_PERIODIC_CHECK_INTERVAL", "2s",
-            "IRONFLOW_SERVICE_JAVA_OPTS", "-Doneview.simulator.generated-hardware=100");
+            "ONEVIEW_SIMULATOR_GENERATED_HARDWARE", "100");
 
     /** The shared stack, or null; guarded by the class. */
     private static RunningStack current;
