@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +40,10 @@ final class AppCds {
     private static final String SUFFIX = AOT_CACHE ? ".aot" : ".jsa";
     private static final String USE = AOT_CACHE ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=";
     private static final String WRITE_AT_EXIT = AOT_CACHE ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=";
-    /** A file modified this recently may still be being written by a JVM at its exit. */
+    /**
+     * A file modified this recently may still be being written by a JVM at its exit, unless no live process names
+     * it on its command line: its writer has exited (a JDK 25 writer waits for the JVM it forks to assemble it).
+     */
     private static final Duration SETTLED = Duration.ofSeconds(30);
 
     private AppCds() {
@@ -68,12 +72,12 @@ final class AppCds {
     }
 
     /**
-     * The newest settled archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
+     * The newest complete archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
      * a rebuild made stale, the settled ones left empty, and what a writer killed while assembling its AOT cache
      * left behind (its {@code .aot.config}); and the archives of {@code prefix} the newest supersedes.
      */
     private static Optional<Path> current(Path dir, String prefix, FileTime built) throws IOException {
-        Instant settled = Instant.now().minus(SETTLED);
+        Predicate<Path> settled = settled(Instant.now().minus(SETTLED));
         List<Path> files;
         try (Stream<Path> listed = Files.list(dir)) {
             files = listed.filter(f -> f.getFileName().toString().startsWith(PREFIX))
@@ -82,16 +86,16 @@ final class AppCds {
         List<Path> ours = new ArrayList<>(); // newest first
         for (Path file : files) {
             boolean archive = file.toString().endsWith(SUFFIX);
-            boolean stale = archive && (modified(file).compareTo(built) <= 0 || isSettled(file, settled) && isEmpty(file));
-            if (archive ? stale : isSettled(file, settled)) {
+            boolean stale = archive && (modified(file).compareTo(built) <= 0 || settled.test(file) && isEmpty(file));
+            if (archive ? stale : settled.test(file)) {
                 Files.deleteIfExists(file);
             } else if (archive && file.getFileName().toString().startsWith(prefix)) {
                 ours.add(file);
             }
         }
-        Optional<Path> newest = ours.stream().filter(f -> isSettled(f, settled)).findFirst();
+        Optional<Path> newest = ours.stream().filter(settled).findFirst();
         for (Path archive : ours) {
-            if (newest.isPresent() && !archive.equals(newest.get()) && isSettled(archive, settled)) {
+            if (newest.isPresent() && !archive.equals(newest.get()) && settled.test(archive)) {
                 Files.deleteIfExists(archive);
             }
         }
@@ -110,8 +114,18 @@ final class AppCds {
         }
     }
 
-    private static boolean isSettled(Path file, Instant settled) {
-        return modified(file).toInstant().isBefore(settled);
+    /**
+     * Whether a file is complete: modified before {@code before}, or named by no live writer (a JVM whose flag
+     * writes that archive at its exit; a JDK 25 writer's {@code .aot.config} carries the archive's name).
+     */
+    private static Predicate<Path> settled(Instant before) {
+        List<String> writers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                .filter(commandLine -> commandLine.contains(WRITE_AT_EXIT)).toList();
+        return file -> {
+            String name = file.getFileName().toString();
+            String archive = name.substring(0, name.indexOf(SUFFIX) < 0 ? name.length() : name.indexOf(SUFFIX));
+            return modified(file).toInstant().isBefore(before) || writers.stream().noneMatch(writer -> writer.contains(archive));
+        };
     }
 
     private static String digest(String text) {

@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -20,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Which class-data archive a service JVM is started with: written at exit when there is none, used once it has
- * settled, never used by a JVM whose flags differ from its writer's (a JDK 25 JVM refuses to start on an AOT
- * cache it cannot map), never when its writer left it empty, and never after a rebuild.
+ * Which class-data archive a service JVM is started with: written at exit when there is none, used once it is
+ * complete (its writer has exited), never used by a JVM whose flags differ from its writer's (a JDK 25 JVM refuses
+ * to start on an AOT cache it cannot map), never when its writer left it empty, and never after a rebuild.
  */
 class AppCdsTest {
 
@@ -48,10 +49,18 @@ class AppCdsTest {
     }
 
     @Test
-    void anArchiveBeingWrittenIsNotUsed() throws IOException {
-        Files.writeString(writtenBy(AppCds.options(jar, FLAGS)), "half an archive"); // modified just now
-
-        writtenBy(AppCds.options(jar, FLAGS));
+    void anArchiveBeingWrittenIsNotUsedUntilItsWriterHasExited() throws Exception {
+        List<String> options = AppCds.options(jar, FLAGS);
+        Path written = Files.writeString(writtenBy(options), "half an archive"); // modified just now
+        // A live process whose command line carries the writer's flag, as the JVM writing it at its exit does.
+        Process writer = new ProcessBuilder("sh", "-c", "sleep 60; :", options.get(0)).start();
+        try {
+            writtenBy(AppCds.options(jar, FLAGS));
+        } finally {
+            writer.destroy();
+            writer.waitFor();
+        }
+        assertEquals(List.of(useFlag(written)), AppCds.options(jar, FLAGS), "complete once its writer has exited");
     }
 
     @Test
@@ -92,7 +101,9 @@ class AppCdsTest {
     @Test
     void onlyTheNewestSettledArchiveIsKept() throws IOException {
         Path older = Files.writeString(writtenBy(AppCds.options(jar, FLAGS)), "archive");
-        Path newer = Files.writeString(writtenBy(AppCds.options(jar, FLAGS)), "archive");
+        // Two JVMs started without an archive, as two stacks' may be, each wrote one of its own name.
+        Path newer = Files.writeString(older.resolveSibling(older.getFileName().toString()
+                .replaceFirst("[0-9a-f-]{36}", UUID.randomUUID().toString())), "archive");
         Files.setLastModifiedTime(older, FileTime.from(Instant.now().minus(Duration.ofMinutes(20))));
         Files.setLastModifiedTime(newer, FileTime.from(Instant.now().minus(Duration.ofMinutes(10))));
 
