@@ -73,11 +73,11 @@ final class AppCds {
 
     /**
      * The newest complete archive of {@code prefix} newer than the jar. Removes, whatever their flags, the archives
-     * a rebuild made stale, the settled ones left empty, and what a writer killed while assembling its AOT cache
+     * a rebuild made stale, the complete ones left empty, and what a writer killed while assembling its AOT cache
      * left behind (its {@code .aot.config}); and the archives of {@code prefix} the newest supersedes.
      */
     private static Optional<Path> current(Path dir, String prefix, FileTime built) throws IOException {
-        Predicate<Path> settled = settled(Instant.now().minus(SETTLED));
+        Predicate<Path> complete = complete(Instant.now().minus(SETTLED));
         List<Path> files;
         try (Stream<Path> listed = Files.list(dir)) {
             files = listed.filter(f -> f.getFileName().toString().startsWith(PREFIX))
@@ -86,16 +86,16 @@ final class AppCds {
         List<Path> ours = new ArrayList<>(); // newest first
         for (Path file : files) {
             boolean archive = file.toString().endsWith(SUFFIX);
-            boolean stale = archive && (modified(file).compareTo(built) <= 0 || settled.test(file) && isEmpty(file));
-            if (archive ? stale : settled.test(file)) {
+            boolean stale = archive && (modified(file).compareTo(built) <= 0 || complete.test(file) && isEmpty(file));
+            if (archive ? stale : complete.test(file)) {
                 Files.deleteIfExists(file);
             } else if (archive && file.getFileName().toString().startsWith(prefix)) {
                 ours.add(file);
             }
         }
-        Optional<Path> newest = ours.stream().filter(settled).findFirst();
+        Optional<Path> newest = ours.stream().filter(complete).findFirst();
         for (Path archive : ours) {
-            if (newest.isPresent() && !archive.equals(newest.get()) && settled.test(archive)) {
+            if (newest.isPresent() && !archive.equals(newest.get()) && complete.test(archive)) {
                 Files.deleteIfExists(archive);
             }
         }
@@ -118,7 +118,7 @@ final class AppCds {
      * Whether a file is complete: modified before {@code before}, or named by no live writer (a JVM whose flag
      * writes that archive at its exit; a JDK 25 writer's {@code .aot.config} carries the archive's name).
      */
-    private static Predicate<Path> settled(Instant before) {
+    private static Predicate<Path> complete(Instant before) {
         List<String> writers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                 .filter(commandLine -> commandLine.contains(WRITE_AT_EXIT)).toList();
         return file -> {

@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +59,7 @@ final class Supervisor implements AutoCloseable {
         this.launch = launch;
         // A loaded machine may take a moment to answer: a probe waits up to 2 s, whatever the check interval, but
         // never past the liveness timeout, so "unanswered for N s" is what it says.
-        Duration probe = policy.livenessTimeout().compareTo(Duration.ofSeconds(2)) < 0 ? policy.livenessTimeout() : Duration.ofSeconds(2);
+        Duration probe = Collections.min(List.of(Duration.ofSeconds(2), policy.livenessTimeout()));
         this.liveness = HttpRequest.newBuilder(liveness).timeout(probe).GET().build();
         this.policy = policy;
         this.log = log;

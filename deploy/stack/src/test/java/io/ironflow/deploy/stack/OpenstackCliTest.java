@@ -44,7 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The real {@code openstack baremetal} CLI (Debian's python3-openstackclient 6.0.0 and python3-ironicclient 5.0.1,
  * which knows API versions up to 1.78) against the local stack, standalone as an operator runs it:
  * {@code OS_AUTH_TYPE=none OS_ENDPOINT=<api> OS_BAREMETAL_API_VERSION=latest}. Every assertion is what the same
- * command does against OpenStack Ironic. One stack for the class; the nodes are reused from test to test in order:
+ * command does against OpenStack Ironic, but for two conflicts asked of the API directly (the CLI retries each 409
+ * for 10 s). One stack for the class; the nodes are reused from test to test in order:
  * <ul>
  * <li>{@code n1}: created with every field, shown, listed, set and unset, retired, finally deleted;</li>
  * <li>{@code n2}: the deploy life cycle with {@code --wait} (manage, provide, deploy, rebuild, rescue, unrescue,
