@@ -58,14 +58,17 @@ class NodeIntentsTest {
     String registryUrl;
 
     KafkaTestClient kafka;
+    KafkaTestClient.Follower<IntentResult> intentResults;
 
     @BeforeEach
     void connect() {
         kafka = new KafkaTestClient(bootstrapServers, registryUrl);
+        intentResults = kafka.follow(Topic.INTENT_RESULTS.topicName());
     }
 
     @AfterEach
     void disconnect() {
+        intentResults.close();
         kafka.close();
     }
 
@@ -281,7 +284,7 @@ class NodeIntentsTest {
     }
 
     private IntentResult awaitResult(String intentId) {
-        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+        return intentResults.await(WAIT,
                         records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intentId)))
                 .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intentId))
                 .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intentId));

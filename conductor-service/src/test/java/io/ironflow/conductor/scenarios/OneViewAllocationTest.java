@@ -54,16 +54,19 @@ class OneViewAllocationTest {
 
     Conductor conductor;
     KafkaTestClient kafka;
+    KafkaTestClient.Follower<AllocationRequest> requests;
 
     @BeforeEach
     void connect() {
         conductor = Conductor.connect();
         kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        requests = kafka.follow(Topic.ALLOCATION_REQUESTS.topicName());
     }
 
     @AfterEach
     void disconnect() {
+        requests.close();
         conductor.close();
         kafka.close();
     }
@@ -80,11 +83,11 @@ class OneViewAllocationTest {
 
     /** The node's {@code n}-th allocation request (1-based), waiting for it. */
     private AllocationRequest request(String node, int n) {
-        List<AllocationRequest> requests = kafka.<AllocationRequest>read(Topic.ALLOCATION_REQUESTS.topicName(), Conductor.WAIT,
+        List<AllocationRequest> sent = requests.await(Conductor.WAIT,
                         records -> records.stream().filter(r -> r.key().equals(node)).count() >= n)
                 .stream().filter(r -> r.key().equals(node)).map(ConsumerRecord::value).toList();
-        assertTrue(requests.size() >= n, "allocation request " + n + " of node " + node + " was sent");
-        return requests.get(n - 1);
+        assertTrue(sent.size() >= n, "allocation request " + n + " of node " + node + " was sent");
+        return sent.get(n - 1);
     }
 
     private void answer(AllocationRequest request, boolean success, String profile, String error, boolean inUseByOneView) {

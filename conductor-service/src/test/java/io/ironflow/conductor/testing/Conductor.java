@@ -32,7 +32,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * The conductor-service tests' one way to drive a conductor: through Kafka only, as an operator's tools would
  * through the API. Each call sends one intent (built by {@link #intent}, as a system admin) and waits for its
- * result; node rows are read straight from PostgreSQL, as the datasource's own user; waits are Awaitility's,
+ * result, read from intent-results as followed since {@link #connect} (one consumer, not one per call); node rows are read straight from PostgreSQL, as the datasource's own user; waits are Awaitility's,
  * bounded by {@link #WAIT}. Scenario tests get one per test from {@link ConductorScenario}.
  */
 public final class Conductor implements AutoCloseable {
@@ -46,9 +46,11 @@ public final class Conductor implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KafkaTestClient kafka;
+    private final KafkaTestClient.Follower<IntentResult> intentResults;
 
     private Conductor(String bootstrapServers, String registryUrl) {
         this.kafka = new KafkaTestClient(bootstrapServers, registryUrl);
+        this.intentResults = kafka.follow(Topic.INTENT_RESULTS.topicName());
     }
 
     /** Connects to the Kafka, registry and PostgreSQL the test's conductor was configured with. */
@@ -103,7 +105,7 @@ public final class Conductor implements AutoCloseable {
     public IntentResult send(String uuid, Object command) {
         NodeIntent intent = intent(uuid, command);
         kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
-        return kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT,
+        return intentResults.await(WAIT,
                         records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intent.getIntentId())))
                 .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intent.getIntentId()))
                 .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intent.getIntentId()));
@@ -114,7 +116,7 @@ public final class Conductor implements AutoCloseable {
         intents.forEach(intent -> kafka.send(Topic.NODE_INTENTS.topicName(), intent.getNodeUuid(), intent));
         Set<String> ids = new HashSet<>(intents.stream().map(NodeIntent::getIntentId).toList());
         Map<String, IntentResult> results = new HashMap<>();
-        kafka.<IntentResult>read(Topic.INTENT_RESULTS.topicName(), WAIT, records -> records.stream()
+        intentResults.await(WAIT, records -> records.stream()
                         .filter(r -> ids.contains(r.value().getIntentId())).map(r -> r.value().getIntentId())
                         .distinct().count() == ids.size())
                 .forEach(r -> {
@@ -146,9 +148,10 @@ public final class Conductor implements AutoCloseable {
         return kafka.readAllRaw(topic, WAIT).stream().map(ConsumerRecord::value).toList();
     }
 
+    /** Polls from at once and often: ConcurrentLifecyclesTest awaits 200 nodes that are mostly there already. */
     public void awaitState(String uuid, String state) {
-        await().atMost(WAIT).untilAsserted(() -> assertEquals(state, column(uuid, "provision_state"),
-                "last_error: " + column(uuid, "last_error")));
+        await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).atMost(WAIT)
+                .untilAsserted(() -> assertEquals(state, column(uuid, "provision_state"), "last_error: " + column(uuid, "last_error")));
     }
 
     /** Every transition announced for the node, in order, read until there are {@code atLeast}. */
@@ -197,6 +200,7 @@ public final class Conductor implements AutoCloseable {
 
     @Override
     public void close() {
+        intentResults.close();
         kafka.close();
     }
 }

@@ -153,6 +153,56 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /**
+     * A reader of {@code topic} from its current end on: what is published after this call returns, and nothing
+     * before. For a test that sends many requests and awaits each answer, where {@link #read} would open a consumer
+     * and read the topic from the start for every one.
+     */
+    public <V> Follower<V> follow(String topic) {
+        KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                "apicurio.registry.url", registryUrl,
+                "apicurio.registry.use-specific-avro-reader", "true")));
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(consumer::position); // the end is fixed now, not at the first poll
+        return new Follower<>(consumer);
+    }
+
+    /** A topic read from where {@link #follow} found its end; everything read is kept, in the order read. */
+    public static final class Follower<V> implements AutoCloseable {
+
+        private final KafkaConsumer<String, V> consumer;
+        private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
+
+        private Follower(KafkaConsumer<String, V> consumer) {
+            this.consumer = consumer;
+        }
+
+        /** Reads on until everything read so far satisfies {@code until}, or {@code timeout} passes; returns it all. */
+        public List<ConsumerRecord<String, V>> await(Duration timeout, Predicate<List<ConsumerRecord<String, V>>> until) {
+            Instant deadline = Instant.now().plus(timeout);
+            while (!until.test(records) && Instant.now().isBefore(deadline)) {
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                } catch (RecordDeserializationException poison) {
+                    consumer.seek(poison.topicPartition(), poison.offset() + 1);
+                }
+            }
+            return List.copyOf(records);
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
     /** The dead letter on {@code topic} whose key is {@code key}, read within {@code timeout}; fails if there is none. */
     public ConsumerRecord<String, byte[]> deadLetter(String topic, String key, Duration timeout) {
         return readRaw(topic, timeout, records -> records.stream().anyMatch(r -> key.equals(r.key()))).stream()
