@@ -58,15 +58,18 @@ class AllocationRequestsTest {
 
     private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
     private static KafkaTestClient kafka;
+    private static KafkaTestClient.Follower<AllocationResult> allocationResults;
 
     @BeforeAll
     static void kafka() {
         kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        allocationResults = kafka.follow(Topic.ALLOCATION_RESULTS.topicName());
     }
 
     @AfterAll
     static void close() {
+        allocationResults.close();
         kafka.close();
     }
 
@@ -84,8 +87,7 @@ class AllocationRequestsTest {
     }
 
     private static List<AllocationResult> results(Set<String> requestIds) {
-        List<ConsumerRecord<String, AllocationResult>> records = kafka.read(Topic.ALLOCATION_RESULTS.topicName(),
-                Duration.ofSeconds(90), read -> read.stream().filter(r -> requestIds.contains(r.value().getRequestId()))
+        List<ConsumerRecord<String, AllocationResult>> records = allocationResults.await(Duration.ofSeconds(90), read -> read.stream().filter(r -> requestIds.contains(r.value().getRequestId()))
                         .count() >= requestIds.size());
         List<AllocationResult> results = records.stream().map(ConsumerRecord::value)
                 .filter(r -> requestIds.contains(r.getRequestId())).toList();

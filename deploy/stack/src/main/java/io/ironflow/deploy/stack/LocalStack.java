@@ -309,6 +309,10 @@ public final class LocalStack {
             config.put("ironflow.teardown.etcd.endpoints", String.join(",",
                     options.etcdMembers().stream().map(EtcdCluster.Member::clientUrl).toList()));
             config.put("ironflow.teardown.ironflow-api.url", "http://127.0.0.1:" + options.port(StackOptions.API));
+            // One orchestrator per stack, restarted only once the last one has gone (Supervisor): under one name its
+            // leases are its own again at once, so a restarted instance resumes its actions instead of waiting out
+            // the dead one's lease-ttl.
+            config.put("ironflow.teardown.instance-id", "ironflow-up:" + StackOptions.TEARDOWN);
         }
         config.put("java.io.tmpdir", System.getProperty("java.io.tmpdir"));
         if (name.equals(StackOptions.ONEVIEW_SIMULATOR)) {

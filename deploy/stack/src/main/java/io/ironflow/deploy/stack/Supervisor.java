@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * Keeps one service running. Once {@link #supervise()}d, a child that exits (any code) or whose liveness URL
  * stays DOWN or unanswered for {@link Policy#livenessTimeout} is killed if need be and started again after a
  * backoff that doubles from {@link Policy#firstBackoff} to {@link Policy#maxBackoff}, and resets once the
- * child has stayed live for {@link Policy#resetAfter}. Each event is one line to the log.
+ * child has stayed live for {@link Policy#resetAfter}. Each event is one line to the log. A new instance starts only
+ * once the last one has gone, so a service never runs twice (the teardown orchestrator's leases name it).
  */
 final class Supervisor implements AutoCloseable {
 
@@ -118,9 +119,13 @@ final class Supervisor implements AutoCloseable {
                 } else if (running.process().isAlive()) { // else it died meanwhile: the next round says how
                     Duration limit = beenLive ? policy.livenessTimeout() : policy.startTimeout();
                     if (now - liveAt >= limit.toNanos()) {
+                        kill(running);
+                        if (running.process().isAlive()) { // never two at once: a service may hold leases by its name
+                            log("survived SIGKILL (pid " + running.process().pid() + "); not restarted while it runs");
+                            continue;
+                        }
                         reason = (beenLive ? "liveness DOWN or unanswered for " : "not live within ")
                                 + limit.toSeconds() + " s; killed";
-                        kill(running);
                     }
                 }
             } catch (InterruptedException | ExecutionException e) {
