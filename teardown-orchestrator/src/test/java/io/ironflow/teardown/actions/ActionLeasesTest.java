@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Action leases on the test's real PostgreSQL, as two orchestrator instances would hold them, each on a pool of
- * two connections: leases hold no connection (twenty at once), two instances never hold one action, and a crashed
- * holder's lease expires and passes to the other instance.
+ * two connections: leases hold no connection (twenty at once), two instances never hold one action, a crashed
+ * holder's lease expires and passes to the other instance, and an instance restarted under its name takes its
+ * leases back at once.
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -131,6 +132,26 @@ class ActionLeasesTest {
         lost.close(); // giving up a lease it no longer holds takes nothing from the survivor
         assertEquals("1", count(List.of(id)));
         taken.close();
+        assertEquals("0", count(List.of(id)));
+    }
+
+    /**
+     * An instance restarted under its predecessor's name (as {@code ./ironflow up} restarts its one orchestrator,
+     * only once the old process has gone) takes the dead one's leases at once, not after {@code lease-ttl}; an
+     * instance of another name still waits.
+     */
+    @Test
+    void anInstanceRestartedUnderItsNameTakesItsLeasesBackAtOnce() throws SQLException {
+        String name = "restarted-" + UUID.randomUUID();
+        ActionLeases dead = new ActionLeases(poolA, name, Duration.ofSeconds(30));
+        String id = ids().get(0);
+        dead.tryTake(id).orElseThrow(); // then killed: no heartbeat, no release
+        ActionLeases other = new ActionLeases(poolB, "other-" + UUID.randomUUID(), Duration.ofSeconds(30));
+        assertTrue(other.tryTake(id).isEmpty(), "another name waits for the lease to expire");
+        ActionLeases.Lease back = new ActionLeases(poolB, name, Duration.ofSeconds(30)).tryTake(id)
+                .orElseThrow(() -> new AssertionError("the restarted instance did not take its lease back"));
+        assertTrue(back.renew());
+        back.close();
         assertEquals("0", count(List.of(id)));
     }
 

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TeardownRedeployTest {
 
+    private static final String INSTANCE_ID = "-Dironflow.teardown.instance-id=ironflow-up:teardown-orchestrator";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -92,10 +93,13 @@ class TeardownRedeployTest {
         await(Duration.ofSeconds(180), () -> "running".equals(step(id, "destroy")));
 
         ProcessHandle orchestrator = stack.service("teardown-orchestrator");
+        assertTrue(orchestrator.info().commandLine().orElse("").contains(INSTANCE_ID), "the launcher names its orchestrator");
         RunningStack.signal("KILL", orchestrator.pid());
         await(Duration.ofSeconds(120), () -> stack.output.stream().anyMatch(
                 line -> line.startsWith("ironflow: supervisor: teardown-orchestrator is live again after restart 1")));
         assertNotEquals(orchestrator.pid(), stack.service("teardown-orchestrator").pid());
+        // under the same name, so it takes the action's lease back at start-up (ActionLeasesTest), not after lease-ttl
+        assertTrue(stack.service("teardown-orchestrator").info().commandLine().orElse("").contains(INSTANCE_ID));
 
         await(Duration.ofSeconds(240), () -> Lifecycle.done(action(id).path("action_lifecycle").asText()));
         JsonNode action = action(id);
