@@ -32,7 +32,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * The conductor-service tests' one way to drive a conductor: through Kafka only, as an operator's tools would
  * through the API. Each call sends one intent (built by {@link #intent}, as a system admin) and waits for its
- * result, read from intent-results as followed since {@link #connect} (one consumer, not one per call); node rows are read straight from PostgreSQL, as the datasource's own user; waits are Awaitility's,
+ * result, read from intent-results as one consumer has followed it since {@link #connect} (not a consumer per
+ * call); node rows are read straight from PostgreSQL, as the datasource's own user; waits are Awaitility's,
  * bounded by {@link #WAIT}. Scenario tests get one per test from {@link ConductorScenario}.
  */
 public final class Conductor implements AutoCloseable {
