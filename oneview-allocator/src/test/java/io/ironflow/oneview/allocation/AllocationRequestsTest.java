@@ -87,8 +87,8 @@ class AllocationRequestsTest {
     }
 
     private static List<AllocationResult> results(Set<String> requestIds) {
-        List<ConsumerRecord<String, AllocationResult>> records = allocationResults.await(Duration.ofSeconds(90), read -> read.stream().filter(r -> requestIds.contains(r.value().getRequestId()))
-                        .count() >= requestIds.size());
+        List<ConsumerRecord<String, AllocationResult>> records = allocationResults.await(Duration.ofSeconds(90),
+                read -> read.stream().filter(r -> requestIds.contains(r.value().getRequestId())).count() >= requestIds.size());
         List<AllocationResult> results = records.stream().map(ConsumerRecord::value)
                 .filter(r -> requestIds.contains(r.getRequestId())).toList();
         assertEquals(requestIds.size(), results.size(), "one result per request");

@@ -129,25 +129,12 @@ public final class KafkaTestClient implements AutoCloseable {
 
     private <V> List<ConsumerRecord<String, V>> readFromStart(String topic, String valueDeserializer, Duration timeout,
             BiPredicate<List<ConsumerRecord<String, V>>, KafkaConsumer<String, V>> until) {
-        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                "apicurio.registry.url", registryUrl,
-                "apicurio.registry.use-specific-avro-reader", "true")))) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (KafkaConsumer<String, V> consumer = consumer(valueDeserializer)) {
+            consumer.seekToBeginning(assignAll(consumer, topic));
             List<ConsumerRecord<String, V>> records = new ArrayList<>();
             Instant deadline = Instant.now().plus(timeout);
             while (!until.test(records, consumer) && Instant.now().isBefore(deadline)) {
-                try {
-                    consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                } catch (RecordDeserializationException poison) { // the records before it came with the last poll
-                    consumer.seek(poison.topicPartition(), poison.offset() + 1);
-                }
+                pollInto(consumer, records);
             }
             return records;
         }
@@ -159,16 +146,8 @@ public final class KafkaTestClient implements AutoCloseable {
      * and read the topic from the start for every one.
      */
     public <V> Follower<V> follow(String topic) {
-        KafkaConsumer<String, V> consumer = new KafkaConsumer<>(config(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                "apicurio.registry.url", registryUrl,
-                "apicurio.registry.use-specific-avro-reader", "true")));
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
-        consumer.assign(partitions);
+        KafkaConsumer<String, V> consumer = consumer(AvroKafkaDeserializer.class.getName());
+        List<TopicPartition> partitions = assignAll(consumer, topic);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position); // the end is fixed now, not at the first poll
         return new Follower<>(consumer);
@@ -188,11 +167,7 @@ public final class KafkaTestClient implements AutoCloseable {
         public List<ConsumerRecord<String, V>> await(Duration timeout, Predicate<List<ConsumerRecord<String, V>>> until) {
             Instant deadline = Instant.now().plus(timeout);
             while (!until.test(records) && Instant.now().isBefore(deadline)) {
-                try {
-                    consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                } catch (RecordDeserializationException poison) {
-                    consumer.seek(poison.topicPartition(), poison.offset() + 1);
-                }
+                pollInto(consumer, records);
             }
             return List.copyOf(records);
         }
@@ -200,6 +175,33 @@ public final class KafkaTestClient implements AutoCloseable {
         @Override
         public void close() {
             consumer.close();
+        }
+    }
+
+    private <V> KafkaConsumer<String, V> consumer(String valueDeserializer) {
+        return new KafkaConsumer<>(config(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                "apicurio.registry.url", registryUrl,
+                "apicurio.registry.use-specific-avro-reader", "true")));
+    }
+
+    /** Assigns the consumer every partition of {@code topic}, and answers them. */
+    private static List<TopicPartition> assignAll(KafkaConsumer<?, ?> consumer, String topic) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        return partitions;
+    }
+
+    /** One poll's records added to {@code records}; a record that is not Avro (a poison record) is passed over. */
+    private static <V> void pollInto(KafkaConsumer<String, V> consumer, List<ConsumerRecord<String, V>> records) {
+        try {
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        } catch (RecordDeserializationException poison) { // the records before it came with the last poll
+            consumer.seek(poison.topicPartition(), poison.offset() + 1);
         }
     }
 

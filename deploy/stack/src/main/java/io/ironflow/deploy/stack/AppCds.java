@@ -123,7 +123,8 @@ final class AppCds {
                 .filter(commandLine -> commandLine.contains(WRITE_AT_EXIT)).toList();
         return file -> {
             String name = file.getFileName().toString();
-            String archive = name.substring(0, name.indexOf(SUFFIX) < 0 ? name.length() : name.indexOf(SUFFIX));
+            int suffix = name.indexOf(SUFFIX);
+            String archive = suffix < 0 ? name : name.substring(0, suffix);
             return modified(file).toInstant().isBefore(before) || writers.stream().noneMatch(writer -> writer.contains(archive));
         };
     }
