@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -92,16 +93,20 @@ public class IntentGateway {
     }
 
     /**
-     * Completes the waiting request, if this instance sent the intent. It only completes a future, so it runs on
-     * the connector's event loop: a void method is taken for blocking and each result would be handed to a
-     * worker thread and back.
+     * Completes the waiting requests of a poll's results, those this instance sent. The channel is a batch one
+     * ({@code intent-results.batch}): every API instance reads every sender's results, so the connector's
+     * per-record pipeline, not this map lookup, was the cost. It only completes futures, so it runs on the
+     * connector's event loop: a void method is taken for blocking and each poll would be handed to a worker
+     * thread and back.
      */
     @Incoming("intent-results")
     @NonBlocking
-    public void onResult(IntentResult result) {
-        CompletableFuture<IntentResult> answer = pending.get(result.getIntentId());
-        if (answer != null) {
-            answer.complete(result);
+    public void onResults(List<IntentResult> results) {
+        for (IntentResult result : results) {
+            CompletableFuture<IntentResult> answer = result == null ? null : pending.get(result.getIntentId());
+            if (answer != null) {
+                answer.complete(result);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ package io.ironflow.teardown.ironflow;
 import io.smallrye.common.annotation.NonBlocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.generic.GenericRecord;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,7 +16,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * follows the node, and forgets it after. Results are read as generic records (the fields of {@code IntentResult}
  * this needs), so no generated class has to be loaded on the consumer's thread. An answer that arrives while
  * nobody waits is dropped: the node itself still shows what happened, so a missed answer only means a refusal is
- * noticed at the caller's deadline. Every result of every sender passes here, and handling one is a map lookup, so
+ * noticed at the caller's deadline. Every result of every sender passes here, a poll at a time (a batch channel:
+ * the connector's per-record pipeline cost ten times the lookups), and handling one is a map lookup, so
  * it runs on the connector's event loop ({@code @NonBlocking}): a void method would be taken for blocking and each
  * result handed to a worker thread.
  */
@@ -30,11 +32,19 @@ public class IntentAnswers {
 
     @Incoming("intent-results")
     @NonBlocking
-    void answered(GenericRecord result) {
+    void answered(List<GenericRecord> results) {
+        for (GenericRecord result : results) {
+            if (result != null) {
+                String intentId = result.get("intentId").toString();
+                awaited.computeIfPresent(intentId, (id, none) -> Optional.of(answerIn(result)));
+            }
+        }
+    }
+
+    private static Answer answerIn(GenericRecord result) {
         Object error = result.get("errorMessage");
-        Answer answer = new Answer((Boolean) result.get("accepted"), (Integer) result.get("code"),
+        return new Answer((Boolean) result.get("accepted"), (Integer) result.get("code"),
                 error == null ? null : error.toString());
-        awaited.computeIfPresent(result.get("intentId").toString(), (id, none) -> Optional.of(answer));
     }
 
     /** From now on, the answer to intent {@code intentId} is kept until {@link #forget}. */
