@@ -3,7 +3,8 @@ package io.ironflow.oneview.checks;
 import io.ironflow.events.NodeSnapshot;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
-import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The oneview nodes this allocator instance checks: the latest ironflow.node-state snapshot of every node on the
@@ -30,18 +30,24 @@ public class NodeView implements KafkaConsumerRebalanceListener {
 
     private final Map<String, Entry> nodes = new ConcurrentHashMap<>();
 
+    /**
+     * A poll's snapshots at a time (a batch channel): every node's every change passes here, and the connector's
+     * per-record pipeline cost ten times the map update. Within a partition the records keep their order, so the
+     * last snapshot of a node in the batch is the one kept.
+     */
     @Incoming("node-state")
-    public CompletionStage<Void> consume(Message<NodeSnapshot> message) {
-        IncomingKafkaRecordMetadata<?, ?> record = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
-        String key = String.valueOf(record.getKey());
-        NodeSnapshot snapshot = message.getPayload();
-        OneViewNode node = snapshot == null ? null : OneViewNode.of(snapshot);
-        if (node == null) {
-            nodes.remove(key);
-        } else {
-            nodes.put(key, new Entry(record.getPartition(), node));
+    public CompletionStage<Void> consume(KafkaRecordBatch<String, NodeSnapshot> batch) {
+        for (KafkaRecord<String, NodeSnapshot> record : batch) {
+            String key = record.getKey();
+            NodeSnapshot snapshot = record.getPayload();
+            OneViewNode node = snapshot == null ? null : OneViewNode.of(snapshot);
+            if (node == null) {
+                nodes.remove(key);
+            } else {
+                nodes.put(key, new Entry(record.getPartition(), node));
+            }
         }
-        return message.ack();
+        return batch.ack();
     }
 
     @Override
