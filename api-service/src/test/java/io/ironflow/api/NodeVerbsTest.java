@@ -1,5 +1,6 @@
 package io.ironflow.api;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.NodeIntent;
@@ -14,6 +16,7 @@ import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.SetMaintenance;
 import io.ironflow.events.UpdateNode;
+import io.ironflow.schemas.Topic;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -231,6 +234,19 @@ class NodeVerbsTest extends WithFakeConductor {
         assertEquals(204, response.statusCode(), response.asString());
         assertEquals("", response.asString());
         assertTrue(single(uuid).getCommand() instanceof DeleteNode);
+    }
+
+    @Test
+    void anUndecodableResultIsPassedOverAndTheNextAnswerStillArrives() {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        try (KafkaTestClient kafka = new KafkaTestClient(bootstrapServers, registryUrl)) {
+            // Keyed by the node, so it lands on the partition its answer will, ahead of it.
+            kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, "not a registry-framed record".getBytes(UTF_8));
+        }
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, null));
+        Response response = Api.latest().delete("/v1/nodes/" + uuid);
+        assertEquals(204, response.statusCode(), response.asString());
+        assertEquals(200, Api.latest().get("/q/health/ready").statusCode());
     }
 
     @Test

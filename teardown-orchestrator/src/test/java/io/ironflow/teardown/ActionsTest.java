@@ -5,6 +5,7 @@ import static io.ironflow.teardown.KubeFixtures.node;
 import static io.ironflow.teardown.KubeFixtures.pod;
 import static io.ironflow.teardown.NodeStepsTest.airship;
 import static io.restassured.RestAssured.given;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,6 +63,12 @@ class ActionsTest {
 
     static JsonPath ironflowNode(String name) {
         return ironic().get("/v1/nodes/" + name).then().statusCode(200).extract().jsonPath();
+    }
+
+    /** A client of the test's broker and registry. */
+    static KafkaTestClient kafka() {
+        return new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
     }
 
     /** An active fake-hardware node, as an operator gets one: create, manage, provide, deploy. */
@@ -220,9 +227,7 @@ class ActionsTest {
         given().queryParam("design_ref", "deckhand+http://x/revisions/1/rendered-documents").get("/api/v1.0/etcd-cluster-health-statuses")
                 .then().body("details.messageList.name", org.hamcrest.Matchers.containsInAnyOrder("node-0", "node-2"));
 
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        String registry = ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class);
-        try (KafkaTestClient kafka = new KafkaTestClient(bootstrap, registry)) {
+        try (KafkaTestClient kafka = kafka()) {
             List<GenericRecord> mine = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
                     read -> read.stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(id)).count() >= 8)
                     .stream().filter(r -> decode(r).get("actionId").toString().equals(id))
@@ -306,11 +311,17 @@ class ActionsTest {
     /**
      * A skip-list update the conductor refuses (here: another conductor holds the node, so it answers NodeLocked)
      * fails the destroy at once with the conductor's reason, not at the destroy's 900 s timeout; nothing is undeployed.
+     * An undecodable record on ironflow.intent-results ahead of the answer is passed over, not the end of the
+     * orchestrator's reading of answers.
      */
     @Test
     void aRefusedSkipListUpdateFailsTheDestroyAtOnceWithTheConductorsReason() {
         siteActionSucceeded();
         activeNode("held-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
+        try (KafkaTestClient kafka = kafka()) { // keyed by the node: on its answer's partition, ahead of it
+            kafka.sendRaw("ironflow.intent-results", ironflowNode("held-1").getString("uuid"),
+                    "not a registry-framed record".getBytes(UTF_8));
+        }
         node("held-1");
         sql("UPDATE public.nodes SET reservation = 'another-conductor' WHERE name = ? RETURNING name", "held-1");
         try {
@@ -380,9 +391,7 @@ class ActionsTest {
         String action = "01J" + "8".repeat(22) + "Z";
         sql("INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
                 + " VALUES ('orphan', ?, 'orphan', 'destroy', 'succeeded', 'stored before a crash', now()) RETURNING seq", action);
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        String registry = ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class);
-        try (KafkaTestClient kafka = new KafkaTestClient(bootstrap, registry)) {
+        try (KafkaTestClient kafka = kafka()) {
             List<GenericRecord> published = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
                     read -> read.stream().map(ActionsTest::decode).anyMatch(e -> e.get("actionId").toString().equals(action)))
                     .stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).toList();
