@@ -57,16 +57,27 @@ class NodeVerbsTest extends WithFakeConductor {
                 Arguments.of("GET", "", null));
     }
 
+    /**
+     * Named, or by a uuid not in its canonical form, an unknown node is the API's own 404 and nothing is sent. By
+     * its uuid, an operator's write goes to the conductor, whose 404 (NodeEdits, on the row it locks) is passed on.
+     */
     @ParameterizedTest
     @MethodSource("everyEndpoint")
-    void anUnknownNodeIs404OnEveryEndpointAndSendsNothing(String method, String path, String body) throws Exception {
+    void anUnknownNodeIs404OnEveryEndpoint(String method, String path, String body) throws Exception {
+        String uuid = java.util.UUID.randomUUID().toString();
         int before = conductor.intentsRead();
-        for (String ident : List.of("no-such-node", "0b6e2a4c-1f7e-4c1a-9d55-7d3f1c2b9a10")) {
+        for (String ident : List.of("no-such-node", uuid.toUpperCase(java.util.Locale.ROOT))) {
             Response response = request(body).request(method, "/v1/nodes/" + ident + path);
             assertEquals(404, response.statusCode(), response.asString());
             assertEquals("Node " + ident + " could not be found.", fault(response).get("faultstring").asText());
         }
         assertEquals(before, conductor.intentsRead());
+
+        conductor.answer(uuid, intent -> FakeConductor.refused(intent, 404, "Node " + uuid + " could not be found."));
+        Response response = request(body).request(method, "/v1/nodes/" + uuid + path);
+        assertEquals(404, response.statusCode(), response.asString());
+        assertEquals("Node " + uuid + " could not be found.", fault(response).get("faultstring").asText());
+        assertEquals(method.equals("GET") ? 0 : 1, conductor.intentsFor(uuid).size(), "reads are the API's own");
     }
 
     static Stream<Arguments> malformedBodies() {

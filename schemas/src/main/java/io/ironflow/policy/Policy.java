@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -74,6 +76,25 @@ public final class Policy {
     public boolean allows(String rule, Principal who, NodeOwnership node) {
         CheckString check = rules.get(rule);
         return check != null && check.test(who, node, rules::get);
+    }
+
+    /**
+     * Whether {@code who} passes every rule on every node, whoever owns or leases it: then nothing of a node's row
+     * but its existence decides the answer. A check string compares the caller's project with the node's owner and
+     * lessee only for equality, so each being nobody, the caller's project or another project covers every node;
+     * a rule with {@code not} can pass on one and fail on another, and is found so.
+     */
+    public boolean allowsWhoeverOwns(Collection<String> required, Principal who) {
+        List<String> owners = Arrays.asList(null, who.project(), "\u0000 a project that is not the caller's");
+        for (String owner : owners) {
+            for (String lessee : owners) {
+                NodeOwnership node = new NodeOwnership(owner, lessee);
+                if (!required.stream().allMatch(rule -> allows(rule, who, node))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**

@@ -73,6 +73,25 @@ class PolicyTest {
     }
 
     @Test
+    void onlyACallerPassingOnEveryNodeIsAllowedWhoeverOwnsIt() {
+        Set<String> delete = IntentRules.required(io.ironflow.events.DeleteNode.newBuilder().build());
+        assertTrue(policy.allowsWhoeverOwns(delete, Persona.SYSTEM_ADMIN.principal()));
+        assertTrue(policy.allowsWhoeverOwns(delete, Principal.NOAUTH));
+        for (Persona persona : List.of(Persona.OWNER_ADMIN, Persona.OTHER_ADMIN, Persona.LESSEE_ADMIN, Persona.SYSTEM_READER)) {
+            assertFalse(policy.allowsWhoeverOwns(delete, persona.principal()), persona.name());
+        }
+        // Non-monotone rules: passing on an unowned node, or on another project's, is not passing on every node.
+        Principal member = new Principal("u", "p", Set.of("member"), false);
+        Policy notMine = Policy.withOverrides(java.util.Map.of("x", "not project_id:%(node.owner)s"));
+        assertTrue(notMine.allows("x", member, NodeOwnership.NONE));
+        assertFalse(notMine.allowsWhoeverOwns(Set.of("x"), member));
+        Policy notLeased = Policy.withOverrides(java.util.Map.of("x", "role:member and not project_id:%(node.lessee)s"));
+        assertFalse(notLeased.allowsWhoeverOwns(Set.of("x"), member));
+        Policy anyMember = Policy.withOverrides(java.util.Map.of("x", "role:member or project_id:%(node.owner)s"));
+        assertTrue(anyMember.allowsWhoeverOwns(Set.of("x"), member));
+    }
+
+    @Test
     void aNodePatchNeedsEachFieldsRule() {
         assertEquals(Set.of("baremetal:node:update:owner", "baremetal:node:update"), IntentRules.required(
                 UpdateNode.newBuilder().setPatch("[{\"op\":\"replace\",\"path\":\"/owner\",\"value\":\"x\"},"

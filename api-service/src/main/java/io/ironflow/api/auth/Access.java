@@ -55,6 +55,11 @@ public class Access {
         }
     }
 
+    /** Whether {@code who} passes every rule on any node, whoever owns or leases it (Policy#allowsWhoeverOwns). */
+    public boolean allowsWhoeverOwns(Principal who, Collection<String> rules) {
+        return policy.allowsWhoeverOwns(rules, who);
+    }
+
     /** Refuses a rule that concerns no existing node (create, list) with 403. */
     public void require(Principal who, String rule) {
         if (!policy.allows(rule, who, NodeOwnership.NONE)) {

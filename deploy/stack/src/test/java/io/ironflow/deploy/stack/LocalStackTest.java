@@ -134,6 +134,42 @@ class LocalStackTest {
         assertTrue(rule.body().contains("BACKWARD"), rule.body());
     }
 
+    /**
+     * An operator's write to a node named by its uuid is not read first by the API (NodeCommands): the conductor
+     * tells that there is no such node, as the API would have, in Ironic's shape, on every command, and nothing
+     * is written.
+     */
+    @Test
+    @Order(3)
+    void everyWriteToAnUnknownUuidIsTheConductors404() throws Exception {
+        long before = nodeCount();
+        String uuid = java.util.UUID.randomUUID().toString();
+        String[][] writes = {
+                {"PUT", "/states/provision", "{\"target\": \"manage\"}"},
+                {"PUT", "/states/provision", "{\"target\": \"deleted\"}"},
+                {"PUT", "/states/power", "{\"target\": \"power on\"}"},
+                {"PUT", "/states/boot_mode", "{\"target\": \"uefi\"}"},
+                {"PUT", "/maintenance", "{\"reason\": \"r\"}"},
+                {"DELETE", "/maintenance", null},
+                {"PATCH", "", "[{\"op\": \"replace\", \"path\": \"/extra/a\", \"value\": 1}]"},
+                {"PUT", "/traits/CUSTOM_A", null},
+                {"DELETE", "/traits", null},
+                {"POST", "/vifs", "{\"id\": \"vif-1\"}"},
+                {"DELETE", "/vifs/vif-1", null},
+                {"GET", "/validate", null},
+                {"DELETE", "", null}};
+        for (String[] write : writes) {
+            HttpResponse<String> response = HTTP.send(api("/v1/nodes/" + uuid + write[1])
+                    .header("Content-Type", "application/json")
+                    .method(write[0], write[2] == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(write[2])).build(), HttpResponse.BodyHandlers.ofString());
+            assertFault(response, 404);
+            assertTrue(response.body().contains("Node " + uuid + " could not be found."), write[0] + " " + write[1]
+                    + ": " + response.body());
+        }
+        assertEquals(before, nodeCount());
+    }
+
     @Test
     @Order(3)
     void badInputIsRefusedInIronicsShapeAndChangesNothing() throws Exception {
