@@ -251,8 +251,11 @@ class NodeVerbsTest extends WithFakeConductor {
     void anUndecodableResultIsPassedOverAndTheNextAnswerStillArrives() {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
         try (KafkaTestClient kafka = new KafkaTestClient(bootstrapServers, registryUrl)) {
-            // Keyed by the node, so it lands on the partition its answer will, ahead of it.
+            // Keyed by the node, so they land on the partition its answer will, ahead of it: bytes no registry
+            // framed, and a node snapshot, which decodes but is no result.
             kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, "not a registry-framed record".getBytes(UTF_8));
+            kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, kafka.framedAs(Topic.NODE_STATE.topicName(),
+                    snapshot(uuid, "enroll")));
         }
         conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, null));
         Response response = Api.latest().delete("/v1/nodes/" + uuid);

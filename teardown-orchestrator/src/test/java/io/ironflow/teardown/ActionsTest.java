@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
+import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.TeardownStepEvent;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -311,16 +312,20 @@ class ActionsTest {
     /**
      * A skip-list update the conductor refuses (here: another conductor holds the node, so it answers NodeLocked)
      * fails the destroy at once with the conductor's reason, not at the destroy's 900 s timeout; nothing is undeployed.
-     * An undecodable record on ironflow.intent-results ahead of the answer is passed over, not the end of the
-     * orchestrator's reading of answers.
+     * An undecodable record on ironflow.intent-results ahead of the answer, or one of another type, is passed over,
+     * not the end of the orchestrator's reading of answers.
      */
     @Test
     void aRefusedSkipListUpdateFailsTheDestroyAtOnceWithTheConductorsReason() {
         siteActionSucceeded();
         activeNode("held-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
         try (KafkaTestClient kafka = kafka()) { // keyed by the node: on its answer's partition, ahead of it
-            kafka.sendRaw("ironflow.intent-results", ironflowNode("held-1").getString("uuid"),
-                    "not a registry-framed record".getBytes(UTF_8));
+            String uuid = ironflowNode("held-1").getString("uuid");
+            kafka.sendRaw("ironflow.intent-results", uuid, "not a registry-framed record".getBytes(UTF_8));
+            // and a record that decodes but is no result: a node snapshot
+            kafka.sendRaw("ironflow.intent-results", uuid, kafka.framedAs("ironflow.node-state", NodeSnapshot.newBuilder()
+                    .setUuid(uuid).setRevision(1).setDriver("fake-hardware").setProvisionState("active")
+                    .setCreatedAt(java.time.Instant.now()).build()));
         }
         node("held-1");
         sql("UPDATE public.nodes SET reservation = 'another-conductor' WHERE name = ? RETURNING name", "held-1");

@@ -102,10 +102,13 @@ public class IntentGateway {
     @Incoming("intent-results")
     @NonBlocking
     public void onResults(List<IntentResult> results) {
-        for (IntentResult result : results) {
-            CompletableFuture<IntentResult> answer = result == null ? null : pending.get(result.getIntentId());
+        // Read as objects: a record that decodes to another type (a node snapshot written to the wrong topic) is
+        // passed over like one that does not decode (null), instead of failing the channel with a cast.
+        for (Object record : (List<?>) results) {
+            CompletableFuture<IntentResult> answer = record instanceof IntentResult result
+                    ? pending.get(result.getIntentId()) : null;
             if (answer != null) {
-                answer.complete(result);
+                answer.complete((IntentResult) record);
             }
         }
     }

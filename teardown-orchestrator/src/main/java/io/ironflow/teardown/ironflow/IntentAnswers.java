@@ -28,13 +28,16 @@ public class IntentAnswers {
     public record Answer(boolean accepted, int code, String errorMessage) {
     }
 
+    private static final String RESULT_SCHEMA = "io.ironflow.events.IntentResult";
+
     private final Map<String, Optional<Answer>> awaited = new ConcurrentHashMap<>();
 
     @Incoming("intent-results")
     @NonBlocking
     void answered(List<GenericRecord> results) {
         for (GenericRecord result : results) {
-            if (result != null) {
+            // null: a record that did not decode; another schema: a record of another topic's type. Both passed over.
+            if (result != null && RESULT_SCHEMA.equals(result.getSchema().getFullName())) {
                 String intentId = result.get("intentId").toString();
                 awaited.computeIfPresent(intentId, (id, none) -> Optional.of(answerIn(result)));
             }

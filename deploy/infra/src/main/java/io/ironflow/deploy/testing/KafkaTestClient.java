@@ -77,6 +77,18 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code value} framed by the registry's serializer as a record of {@code topic}: sent with {@link #sendRaw} to
+     * another topic, it is a record its readers can decode, of a type they do not expect.
+     */
+    public byte[] framedAs(String topic, Object value) {
+        try (AvroKafkaSerializer<Object> serializer = new AvroKafkaSerializer<>()) {
+            serializer.configure(config(Map.of("apicurio.registry.url", registryUrl,
+                    "apicurio.registry.auto-register", "true")), false);
+            return serializer.serialize(topic, value);
+        }
+    }
+
     /** Sends bytes that are not a registry-framed Avro record: a poison record. Returns where it landed. */
     public RecordMetadata sendRaw(String topic, String key, byte[] value) {
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(config(Map.of(
