@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,23 +67,33 @@ class ActionLeasesTest {
     void twentyActionsHoldTheirLeasesAtOnceOnATwoConnectionPool() throws Exception {
         ActionLeases a = new ActionLeases(poolA, "a-" + UUID.randomUUID(), Duration.ofSeconds(30));
         List<String> ids = ids();
-        CountDownLatch allHeld = new CountDownLatch(ACTIONS);
+        // Each run answers "held" or why not, so a lease not taken fails the test at once with its cause.
+        List<CompletableFuture<Void>> held = new ArrayList<>();
         CountDownLatch finish = new CountDownLatch(1);
         List<Future<Boolean>> runs = new ArrayList<>();
         for (String id : ids) {
+            CompletableFuture<Void> thisHeld = new CompletableFuture<>();
+            held.add(thisHeld);
             runs.add(threads.submit(() -> {
-                Optional<ActionLeases.Lease> lease = a.tryTake(id);
+                Optional<ActionLeases.Lease> lease;
+                try {
+                    lease = a.tryTake(id);
+                } catch (RuntimeException e) {
+                    thisHeld.completeExceptionally(e);
+                    throw e;
+                }
                 if (lease.isEmpty()) {
+                    thisHeld.completeExceptionally(new AssertionError("lease on " + id + " not taken"));
                     return false;
                 }
-                try (ActionLeases.Lease held = lease.get()) {
-                    allHeld.countDown();
+                try (ActionLeases.Lease mine = lease.get()) {
+                    thisHeld.complete(null);
                     assertTrue(finish.await(30, TimeUnit.SECONDS));
-                    return held.renew();
+                    return mine.renew();
                 }
             }));
         }
-        assertTrue(allHeld.await(30, TimeUnit.SECONDS), "every action runs at once");
+        CompletableFuture.allOf(held.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS); // every action runs at once
         assertEquals(ACTIONS, a.renewHeld(), "the heartbeat renews them all");
         finish.countDown();
         for (Future<Boolean> run : runs) {
@@ -180,11 +191,15 @@ class ActionLeasesTest {
         }
     }
 
-    /** A pool of two connections to the orchestrator's schema, as a second instance would have. */
+    /**
+     * A pool of two connections to the orchestrator's schema, as a second instance would have. Its acquisition
+     * timeout is long because a loaded CI machine can queue twenty statements for seconds; a lease that held its
+     * connection would still starve the third action, however long the timeout.
+     */
     private static AgroalDataSource smallPool() throws SQLException {
         Config config = ConfigProvider.getConfig();
         return AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
-                .connectionPoolConfiguration(pool -> pool.maxSize(2).acquisitionTimeout(Duration.ofSeconds(5))
+                .connectionPoolConfiguration(pool -> pool.maxSize(2).acquisitionTimeout(Duration.ofSeconds(20))
                         .connectionFactoryConfiguration(factory -> factory
                                 .jdbcUrl(config.getValue("quarkus.datasource.jdbc.url", String.class))
                                 .jdbcProperty("currentSchema", "teardown")
