@@ -105,10 +105,11 @@ public class IntentGateway {
         // Read as objects: a record that decodes to another type (a node snapshot written to the wrong topic) is
         // passed over like one that does not decode (null), instead of failing the channel with a cast.
         for (Object record : (List<?>) results) {
-            CompletableFuture<IntentResult> answer = record instanceof IntentResult result
-                    ? pending.get(result.getIntentId()) : null;
-            if (answer != null) {
-                answer.complete((IntentResult) record);
+            if (record instanceof IntentResult result) {
+                CompletableFuture<IntentResult> answer = pending.get(result.getIntentId());
+                if (answer != null) {
+                    answer.complete(result);
+                }
             }
         }
     }
