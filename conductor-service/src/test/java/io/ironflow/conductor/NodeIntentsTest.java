@@ -223,6 +223,14 @@ class NodeIntentsTest {
         await("the poison record committed").atMost(WAIT).until(() -> kafka.committedOffset("ironflow-conductor",
                 Topic.NODE_INTENTS.topicName(), poison.partition()) > poison.offset());
 
+        // A record that decodes but is no NodeIntent (a command framed as another topic's record): the same.
+        String wrongTypeKey = UUID.randomUUID().toString();
+        kafka.sendRaw(Topic.NODE_INTENTS.topicName(), wrongTypeKey,
+                kafka.wrongType(CreateNode.newBuilder().setDriver("fake-hardware").build()));
+        ConsumerRecord<String, byte[]> wrongType = kafka.deadLetter(Topic.NODE_INTENTS_DLQ.topicName(), wrongTypeKey, WAIT);
+        assertTrue(new String(wrongType.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .contains("not a NodeIntent"));
+
         String uuid = UUID.randomUUID().toString();
         NodeIntent after = create(uuid, null, "fake-hardware", "{}");
         kafka.send(Topic.NODE_INTENTS.topicName(), uuid, after);

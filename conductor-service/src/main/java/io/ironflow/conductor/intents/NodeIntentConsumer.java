@@ -17,9 +17,9 @@ import org.jboss.logging.Logger;
  * other nodes' intents are decided meanwhile, up to {@code ironflow.conductor.concurrent-intents} at a time
  * (records are acknowledged as they finish, and the offset committed is the oldest one still running, so a
  * crash redelivers what was not done and processed_intents answers what was). Every record ends, and soon:
- * the processor bounds each intent (deadline, bounded retries, a failure answer); a record that cannot be
- * decoded, or whose intent could not even be answered, is dead-lettered with the reason, and the consumer goes
- * on. So no node's lane and no partition's committed offset can be held for ever.
+ * the processor bounds each intent (deadline, bounded retries, a failure answer); a record that is not a
+ * NodeIntent (undecodable, or of another type), or whose intent could not even be answered, is dead-lettered with
+ * the reason, and the consumer goes on. So no node's lane and no partition's committed offset can be held for ever.
  */
 @ApplicationScoped
 public class NodeIntentConsumer {
@@ -39,8 +39,8 @@ public class NodeIntentConsumer {
 
     @Incoming("node-intents")
     public Uni<Void> consume(Message<NodeIntent> message) {
-        NodeIntent intent = message.getPayload();
-        if (intent == null) {
+        Object payload = message.getPayload(); // as Object: a record of another type is not cast to NodeIntent
+        if (!(payload instanceof NodeIntent intent)) {
             return Uni.createFrom().completionStage(
                     message.nack(new IllegalArgumentException("the record is not a NodeIntent this conductor can decode")));
         }

@@ -61,7 +61,8 @@ public class NodeHistoryProjector {
 
     @Incoming("node-history")
     public Uni<Void> consume(Message<List<NodeEvent>> batch) {
-        List<Row> rows = batch.getPayload().stream().map(NodeHistoryProjector::row).filter(Objects::nonNull).toList();
+        List<?> records = batch.getPayload(); // as objects: a record of another type is not cast to NodeEvent
+        List<Row> rows = records.stream().map(NodeHistoryProjector::row).filter(Objects::nonNull).toList();
         if (rows.isEmpty()) {
             return Uni.createFrom().completionStage(batch.ack());
         }
@@ -82,9 +83,10 @@ public class NodeHistoryProjector {
     }
 
     /** The event's row, or null (logged) for a record that is not a NodeEvent with UUIDs where they belong. */
-    private static Row row(NodeEvent event) {
-        if (event == null) {
-            LOG.warn("a node-events record is not a decodable NodeEvent; it has no history entry");
+    private static Row row(Object record) {
+        if (!(record instanceof NodeEvent event)) {
+            LOG.warnf("a node-events record is not a decodable NodeEvent (%s); it has no history entry",
+                    record == null ? "undecodable" : record.getClass().getSimpleName());
             return null;
         }
         try {

@@ -16,6 +16,7 @@ import io.ironflow.events.SetSecureBoot;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -125,6 +126,9 @@ class NodeSettingsAndHistoryTest extends ConductorScenario {
         String topic = Topic.NODE_EVENTS.topicName();
         conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId("not-a-uuid").build());
         conductor.publish(topic, node, events.get(1)); // redelivered
+        conductor.publishRaw(topic, node, "not avro".getBytes(StandardCharsets.UTF_8));
+        conductor.publishRaw(topic, node, conductor.wrongType(Conductor.intent(node, ChangeTraits.newBuilder()
+                .setOperation("set").setTraits(List.of("CUSTOM_WRONG_TYPE")).build())));
         conductor.publish(topic, node, NodeEvent.newBuilder(events.get(1)).setEventId(UUID.randomUUID().toString())
                 .setRequester("nul\0in text").build());
         String last = UUID.randomUUID().toString();

@@ -117,6 +117,15 @@ class OneViewAllocationTest {
         assertNotNull(letter.headers().lastHeader("deserialization-failure-reason"), "the decoder's own reason is kept");
         await("the poison record committed").atMost(Conductor.WAIT).until(() -> kafka.committedOffset(
                 "ironflow-conductor-allocations", Topic.ALLOCATION_RESULTS.topicName(), poison.partition()) > poison.offset());
+
+        // A record that decodes but is no AllocationResult (a request framed as another topic's record): the same.
+        String wrongTypeKey = UUID.randomUUID().toString();
+        kafka.sendRaw(Topic.ALLOCATION_RESULTS.topicName(), wrongTypeKey, kafka.wrongType(
+                AllocationRequest.newBuilder().setRequestId(UUID.randomUUID().toString()).setNodeUuid(wrongTypeKey)
+                        .setAction(AllocationAction.APPLY).setPurpose(AllocationPurpose.DEPLOY).setRequestedAt(Instant.now()).build()));
+        ConsumerRecord<String, byte[]> wrongType = kafka.deadLetter(Topic.ALLOCATION_RESULTS_DLQ.topicName(), wrongTypeKey, Conductor.WAIT);
+        assertTrue(new String(wrongType.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .contains("cannot be cast to class io.ironflow.events.AllocationResult"), "the reason names the type expected");
     }
 
     @Test

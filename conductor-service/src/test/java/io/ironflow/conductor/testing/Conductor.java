@@ -144,6 +144,16 @@ public final class Conductor implements AutoCloseable {
         kafka.send(topic, key, value);
     }
 
+    /** Publishes bytes as they are: a poison record, or a record of another type ({@link KafkaTestClient#framedAs}). */
+    public void publishRaw(String topic, String key, byte[] value) {
+        kafka.sendRaw(topic, key, value);
+    }
+
+    /** {@code value} framed as a record of the wrong type for any real topic ({@link KafkaTestClient#wrongType}). */
+    public byte[] wrongType(org.apache.avro.generic.GenericContainer value) {
+        return kafka.wrongType(value);
+    }
+
     /** Every record {@code topic} holds now, values as the bytes on the wire. */
     public List<byte[]> recordsOn(String topic) {
         return kafka.readAllRaw(topic, WAIT).stream().map(ConsumerRecord::value).toList();

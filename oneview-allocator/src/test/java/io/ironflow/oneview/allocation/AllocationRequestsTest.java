@@ -311,6 +311,16 @@ class AllocationRequestsTest {
         await("the poison record committed").atMost(Duration.ofSeconds(30)).until(() -> kafka.committedOffset(
                 "ironflow-oneview-allocator", Topic.ALLOCATION_REQUESTS.topicName(), poison.partition()) > poison.offset());
 
+        // A record that decodes but is no AllocationRequest (an answer framed as another topic's record): the same.
+        String wrongTypeKey = UUID.randomUUID().toString();
+        kafka.sendRaw(Topic.ALLOCATION_REQUESTS.topicName(), wrongTypeKey, kafka.wrongType(
+                AllocationResult.newBuilder().setRequestId(UUID.randomUUID().toString()).setNodeUuid(wrongTypeKey)
+                        .setAction(AllocationAction.APPLY).setSuccess(true).setCompletedAt(Instant.now()).build()));
+        ConsumerRecord<String, byte[]> wrongType = kafka.deadLetter(Topic.ALLOCATION_REQUESTS_DLQ.topicName(), wrongTypeKey,
+                Duration.ofSeconds(30));
+        assertTrue(new String(wrongType.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .contains("cannot be cast to class io.ironflow.events.AllocationRequest"), "the reason names the type expected");
+
         String node = UUID.randomUUID().toString();
         AllocationRequest late = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardwareUri(5), null);
         late.setDeadline(Instant.now().minusSeconds(1));

@@ -89,6 +89,15 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code value} framed as a record of a test-only topic named after its schema (so the registry's rules never
+     * compare two types under one artifact): sent with {@link #sendRaw} to a real topic, it is a record of the wrong
+     * type there, which its readers can decode.
+     */
+    public byte[] wrongType(org.apache.avro.generic.GenericContainer value) {
+        return framedAs("ironflow.wrong-type-test." + value.getSchema().getName(), value);
+    }
+
     /** Sends bytes that are not a registry-framed Avro record: a poison record. Returns where it landed. */
     public RecordMetadata sendRaw(String topic, String key, byte[] value) {
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(config(Map.of(
