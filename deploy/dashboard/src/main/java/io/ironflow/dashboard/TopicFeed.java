@@ -35,14 +35,16 @@ import org.jboss.logging.Logger;
  * <p>Contract: partitions are assigned, not subscribed, so every dashboard instance sees everything and leaves no
  * offsets behind; a restart rebuilds the whole view from the topics. The feed is ready once it has read
  * node-state up to where that topic ended when the feed started. The view may trail the topics by
- * {@code ironflow.dashboard.feed-delay} (fuller fetches under load). A record that cannot be decoded is logged and
- * skipped, never retried; a broker that goes away is waited for by the client, and the loop never ends on an
+ * {@code ironflow.dashboard.feed-delay} (fuller fetches under load). A record that cannot be decoded, or that is not
+ * its topic's type, is logged and skipped, never retried; a broker that goes away is waited for by the client, and the loop never ends on an
  * error, only on shutdown.
  */
 @ApplicationScoped
 public class TopicFeed {
 
     private static final Logger LOG = Logger.getLogger(TopicFeed.class);
+    private static final String SNAPSHOT = Topic.NODE_STATE.valueSchema().orElseThrow().getFullName();
+    private static final String EVENT = Topic.NODE_EVENTS.valueSchema().orElseThrow().getFullName();
 
     @Inject
     NodeBoard board;
@@ -185,19 +187,27 @@ public class TopicFeed {
         updateCatchUp(kafka);
     }
 
+    /**
+     * Applies a snapshot, a tombstone or an event; a record of another type on either topic (a producer that wrote
+     * to the wrong topic) is skipped: read by field names, it would throw at every replay and the feed would never
+     * pass it.
+     */
     private void take(ConsumerRecord<String, Object> record) {
         Object value = record.value();
-        if (record.topic().equals(Topic.NODE_STATE.topicName())) {
-            if (value == null || value instanceof GenericRecord) {
-                board.apply(record.key(), (GenericRecord) value);
-                return;
+        boolean states = record.topic().equals(Topic.NODE_STATE.topicName());
+        if (value instanceof GenericRecord decoded && decoded.getSchema().getFullName().equals(states ? SNAPSHOT : EVENT)) {
+            if (states) {
+                board.apply(record.key(), decoded);
+            } else {
+                board.record(decoded);
             }
-        } else if (value instanceof GenericRecord event) {
-            board.record(event);
-            return;
+        } else if (value == null && states) {
+            board.apply(record.key(), null); // a tombstone: the node was deleted
+        } else {
+            LOG.warnf("dashboard feed: skipping %s-%d offset %d: unexpected %s", record.topic(), record.partition(),
+                    record.offset(), value instanceof GenericRecord decoded ? decoded.getSchema().getFullName()
+                            : value == null ? "tombstone" : value.getClass().getSimpleName());
         }
-        LOG.warnf("dashboard feed: skipping %s-%d offset %d: unexpected %s", record.topic(), record.partition(),
-                record.offset(), value == null ? "tombstone" : value.getClass().getSimpleName());
     }
 
     private void updateCatchUp(KafkaConsumer<String, Object> kafka) {

@@ -100,15 +100,19 @@ class DashboardFeedTest {
     }
 
     @Test
-    void anUndecodableRecordIsSkippedAndTheFeedGoesOn() {
+    void anUndecodableOrWrongTypeRecordIsSkippedAndTheFeedGoesOn() {
         String poisoned = UUID.randomUUID().toString();
         kafka.sendRaw(Topic.NODE_STATE.topicName(), poisoned, "not avro at all".getBytes(StandardCharsets.UTF_8));
+        // Records that decode, each of the other topic's type: an event as a snapshot, a snapshot as an event.
+        kafka.sendRaw(Topic.NODE_STATE.topicName(), poisoned, kafka.wrongType(event(poisoned, null, "create", "enroll")));
+        kafka.sendRaw(Topic.NODE_EVENTS.topicName(), poisoned, kafka.wrongType(snapshot(poisoned, null, 1, "enroll")));
         String uuid = UUID.randomUUID().toString();
         kafka.send(Topic.NODE_STATE.topicName(), poisoned, snapshot(poisoned, null, 1, "enroll"));
+        kafka.send(Topic.NODE_EVENTS.topicName(), poisoned, event(poisoned, null, "create", "enroll"));
         kafka.send(Topic.NODE_STATE.topicName(), uuid, snapshot(uuid, null, 1, "enroll"));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             given().get("/api/nodes/" + uuid).then().statusCode(200);
-            given().get("/api/nodes/" + poisoned).then().statusCode(200);
+            given().get("/api/nodes/" + poisoned).then().statusCode(200).body("history.event", contains("create"));
         });
         given().get("/q/health/live").then().statusCode(200);
     }

@@ -14,10 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Every node's latest state, read once from the whole of ironflow.node-state (compacted) up to its current end:
@@ -25,6 +28,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class NodeStateReader {
+
+    private static final Logger LOG = Logger.getLogger(NodeStateReader.class);
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
@@ -47,7 +52,7 @@ public class NodeStateReader {
         config.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned partitions, nothing committed
         config.put("apicurio.registry.url", registryUrl);
         config.put("apicurio.registry.use-specific-avro-reader", "true");
-        try (KafkaConsumer<String, NodeSnapshot> consumer = new KafkaConsumer<>(config)) {
+        try (KafkaConsumer<String, Object> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> partitions = consumer.partitionsFor("ironflow.node-state").stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
@@ -58,10 +63,31 @@ public class NodeStateReader {
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException("ironflow.node-state could not be read to its end within " + DEADLINE.toSeconds() + " s");
                 }
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), r.value()));
+                poll(consumer, latest);
             }
         }
         return new ArrayList<>(latest.values().stream().filter(Objects::nonNull).map(OneViewNode::of)
                 .filter(Objects::nonNull).toList());
+    }
+
+    /**
+     * Keeps each node's newest snapshot or tombstone (null). A record that does not decode, or is of another type,
+     * says nothing about its node and is passed over: failing on it would make the command fail for as long as the
+     * compacted topic keeps it.
+     */
+    private static void poll(KafkaConsumer<String, Object> consumer, Map<String, NodeSnapshot> latest) {
+        try {
+            for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
+                if (record.value() == null || record.value() instanceof NodeSnapshot) {
+                    latest.put(record.key(), (NodeSnapshot) record.value());
+                } else {
+                    LOG.warnf("ironflow.node-state-%d offset %d is a %s, not a NodeSnapshot; passed over",
+                            record.partition(), record.offset(), record.value().getClass().getSimpleName());
+                }
+            }
+        } catch (RecordDeserializationException poison) { // the records before it came with the last poll
+            LOG.warnf("ironflow.node-state: %s offset %d cannot be decoded; passed over", poison.topicPartition(), poison.offset());
+            consumer.seek(poison.topicPartition(), poison.offset() + 1);
+        }
     }
 }

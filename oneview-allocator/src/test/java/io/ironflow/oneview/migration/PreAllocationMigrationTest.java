@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.deploy.testing.OneViewSimulatorProcess;
+import io.ironflow.events.AllocationAction;
+import io.ironflow.events.AllocationResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.UpdateNode;
@@ -17,13 +19,13 @@ import io.ironflow.oneview.OneViewAdmin;
 import io.ironflow.schemas.Topic;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,11 +50,15 @@ class PreAllocationMigrationTest {
         String manageable = UUID.randomUUID().toString();
         String activeProfile = OneViewAdmin.takeAsOneViewUser(hardwareUri(101), "pre-allocated 101");
         String availableProfile = OneViewAdmin.takeAsOneViewUser(hardwareUri(102), "pre-allocated 102");
-        try (KafkaTestClient kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class))) {
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
             kafka.send(Topic.NODE_STATE.topicName(), active, snapshot(active, "active", hardwareUri(101)));
             kafka.send(Topic.NODE_STATE.topicName(), available, snapshot(available, "available", hardwareUri(102)));
             kafka.send(Topic.NODE_STATE.topicName(), manageable, snapshot(manageable, "manageable", hardwareUri(103)));
+            // Neither a record that does not decode nor one of another type stops the command: both are passed over.
+            kafka.sendRaw(Topic.NODE_STATE.topicName(), UUID.randomUUID().toString(), "not avro".getBytes(StandardCharsets.UTF_8));
+            kafka.sendRaw(Topic.NODE_STATE.topicName(), UUID.randomUUID().toString(), kafka.wrongType(AllocationResult.newBuilder()
+                    .setRequestId(UUID.randomUUID().toString()).setNodeUuid(active).setAction(AllocationAction.APPLY)
+                    .setSuccess(true).setCompletedAt(Instant.now()).build()));
 
             List<Map<String, Object>> plan = given().post("/admin/migrate-to-dynamic-allocation?dry_run=true")
                     .then().statusCode(200).extract().jsonPath().getList("");
