@@ -68,8 +68,7 @@ class ActionsTest {
 
     /** A client of the test's broker and registry. */
     static KafkaTestClient kafka() {
-        return new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        return KafkaTestClient.ofTestConfig();
     }
 
     /** An active fake-hardware node, as an operator gets one: create, manage, provide, deploy. */

@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,8 +58,7 @@ class OneViewAllocationTest {
     @BeforeEach
     void connect() {
         conductor = Conductor.connect();
-        kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        kafka = KafkaTestClient.ofTestConfig();
         requests = kafka.follow(Topic.ALLOCATION_REQUESTS.topicName());
     }
 

@@ -56,9 +56,7 @@ class TracingTest {
         String producerSpan = "00f067aa0ba902b7";
         String uuid = UUID.randomUUID().toString();
         NodeIntent intent = Conductor.intent(uuid, CreateNode.newBuilder().setDriver("fake-hardware").build());
-        var config = ConfigProvider.getConfig();
-        try (KafkaTestClient kafka = new KafkaTestClient(config.getValue("kafka.bootstrap.servers", String.class),
-                config.getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class))) {
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
             kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent,
                     Map.of("traceparent", "00-" + traceId + "-" + producerSpan + "-01"));
             List<ConsumerRecord<String, IntentResult>> results = kafka.read(Topic.INTENT_RESULTS.topicName(),

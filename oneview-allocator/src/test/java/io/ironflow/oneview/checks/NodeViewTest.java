@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.UUID;
 import org.apache.kafka.common.utils.Utils;
 import org.awaitility.Awaitility;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,8 +41,7 @@ class NodeViewTest {
 
     @BeforeAll
     static void kafka() {
-        kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        kafka = KafkaTestClient.ofTestConfig();
     }
 
     @AfterAll

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.Awaitility;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,8 +48,7 @@ class PowerObservationTest {
 
     @BeforeAll
     static void kafka() {
-        kafka = new KafkaTestClient(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                ConfigProvider.getConfig().getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+        kafka = KafkaTestClient.ofTestConfig();
     }
 
     @AfterAll

@@ -39,6 +39,13 @@ public final class KafkaTestClient implements AutoCloseable {
     private final Map<String, Object> security;
     private final KafkaProducer<String, Object> producer;
 
+    /** A client of the broker and registry the running Quarkus test's configuration names. */
+    public static KafkaTestClient ofTestConfig() {
+        org.eclipse.microprofile.config.Config config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        return new KafkaTestClient(config.getValue("kafka.bootstrap.servers", String.class),
+                config.getValue("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", String.class));
+    }
+
     public KafkaTestClient(String bootstrapServers, String registryUrl) {
         this(bootstrapServers, registryUrl, Map.of());
     }
