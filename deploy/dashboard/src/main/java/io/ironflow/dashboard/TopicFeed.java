@@ -36,8 +36,8 @@ import org.jboss.logging.Logger;
  * offsets behind; a restart rebuilds the whole view from the topics. The feed is ready once it has read
  * node-state up to where that topic ended when the feed started. The view may trail the topics by
  * {@code ironflow.dashboard.feed-delay} (fuller fetches under load). A record that cannot be decoded, or that is not
- * its topic's type, is logged and skipped, never retried; a broker that goes away is waited for by the client, and the loop never ends on an
- * error, only on shutdown.
+ * its topic's type, is logged and skipped, never retried; a broker that goes away is waited for by the client, and
+ * the loop never ends on an error, only on shutdown.
  */
 @ApplicationScoped
 public class TopicFeed {

@@ -53,7 +53,7 @@ public class NodeView implements KafkaConsumerRebalanceListener {
                 } else {
                     nodes.put(key, new Entry(record.getPartition(), node));
                 }
-            } else if (payload != null || record.getHeaders().lastHeader(DeserializationFailureHandler.DESERIALIZATION_FAILURE_REASON) != null) {
+            } else if (payload != null || undecodable(record)) {
                 LOG.warnf("a record of node %s on ironflow.node-state partition %d is not a NodeSnapshot; passed over",
                         key, record.getPartition());
             } else {
@@ -61,6 +61,11 @@ public class NodeView implements KafkaConsumerRebalanceListener {
             }
         }
         return batch.ack();
+    }
+
+    /** A null payload is a tombstone unless the connector marked it as bytes that did not decode. */
+    private static boolean undecodable(KafkaRecord<?, ?> record) {
+        return record.getHeaders().lastHeader(DeserializationFailureHandler.DESERIALIZATION_FAILURE_REASON) != null;
     }
 
     @Override

@@ -192,18 +192,23 @@ class ActionLeasesTest {
     }
 
     /**
-     * A pool of two connections to the orchestrator's schema, as a second instance would have. Its acquisition
-     * timeout is long because a loaded CI machine can queue twenty statements for seconds; a lease that held its
-     * connection would still starve the third action, however long the timeout.
+     * A pool of two connections to the orchestrator's schema, as a second instance would have, both opened before the
+     * test starts. On a cold pool, Agroal's waiters spin while its one background thread creates connections
+     * (agroal/agroal#214), and twenty of them on a loaded 2-core machine can starve that thread past the acquisition
+     * timeout (the likely cause of this test's one failure). A lease that held its connection would still starve the
+     * third action on a warm pool.
      */
     private static AgroalDataSource smallPool() throws SQLException {
         Config config = ConfigProvider.getConfig();
-        return AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
-                .connectionPoolConfiguration(pool -> pool.maxSize(2).acquisitionTimeout(Duration.ofSeconds(20))
+        AgroalDataSource pool = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(settings -> settings.minSize(2).maxSize(2).acquisitionTimeout(Duration.ofSeconds(20))
                         .connectionFactoryConfiguration(factory -> factory
                                 .jdbcUrl(config.getValue("quarkus.datasource.jdbc.url", String.class))
                                 .jdbcProperty("currentSchema", "teardown")
                                 .principal(new NamePrincipal(config.getValue("quarkus.datasource.username", String.class)))
                                 .credential(new SimplePassword(config.getValue("quarkus.datasource.password", String.class))))));
+        try (var first = pool.getConnection(); var second = pool.getConnection()) {
+            return pool; // both connections made; closing them returns them to the pool
+        }
     }
 }
