@@ -254,8 +254,7 @@ class NodeVerbsTest extends WithFakeConductor {
             // Keyed by the node, so they land on the partition its answer will, ahead of it: bytes no registry
             // framed, and a node snapshot, which decodes but is no result.
             kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, "not a registry-framed record".getBytes(UTF_8));
-            kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, kafka.framedAs(Topic.NODE_STATE.topicName(),
-                    snapshot(uuid, "enroll")));
+            kafka.sendRaw(Topic.INTENT_RESULTS.topicName(), uuid, kafka.wrongType(snapshot(uuid, "enroll")));
         }
         conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, null));
         Response response = Api.latest().delete("/v1/nodes/" + uuid);

@@ -66,11 +66,6 @@ class ActionsTest {
         return ironic().get("/v1/nodes/" + name).then().statusCode(200).extract().jsonPath();
     }
 
-    /** A client of the test's broker and registry. */
-    static KafkaTestClient kafka() {
-        return KafkaTestClient.ofTestConfig();
-    }
-
     /** An active fake-hardware node, as an operator gets one: create, manage, provide, deploy. */
     static void activeNode(String name) {
         activeNode(name, "{}");
@@ -227,7 +222,7 @@ class ActionsTest {
         given().queryParam("design_ref", "deckhand+http://x/revisions/1/rendered-documents").get("/api/v1.0/etcd-cluster-health-statuses")
                 .then().body("details.messageList.name", org.hamcrest.Matchers.containsInAnyOrder("node-0", "node-2"));
 
-        try (KafkaTestClient kafka = kafka()) {
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
             List<GenericRecord> mine = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
                     read -> read.stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(id)).count() >= 8)
                     .stream().filter(r -> decode(r).get("actionId").toString().equals(id))
@@ -318,11 +313,11 @@ class ActionsTest {
     void aRefusedSkipListUpdateFailsTheDestroyAtOnceWithTheConductorsReason() {
         siteActionSucceeded();
         activeNode("held-1", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
-        try (KafkaTestClient kafka = kafka()) { // keyed by the node: on its answer's partition, ahead of it
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) { // keyed by the node: on its answer's partition, ahead of it
             String uuid = ironflowNode("held-1").getString("uuid");
             kafka.sendRaw("ironflow.intent-results", uuid, "not a registry-framed record".getBytes(UTF_8));
             // and a record that decodes but is no result: a node snapshot
-            kafka.sendRaw("ironflow.intent-results", uuid, kafka.framedAs("ironflow.node-state", NodeSnapshot.newBuilder()
+            kafka.sendRaw("ironflow.intent-results", uuid, kafka.wrongType(NodeSnapshot.newBuilder()
                     .setUuid(uuid).setRevision(1).setDriver("fake-hardware").setProvisionState("active")
                     .setCreatedAt(java.time.Instant.now()).build()));
         }
@@ -395,7 +390,7 @@ class ActionsTest {
         String action = "01J" + "8".repeat(22) + "Z";
         sql("INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
                 + " VALUES ('orphan', ?, 'orphan', 'destroy', 'succeeded', 'stored before a crash', now()) RETURNING seq", action);
-        try (KafkaTestClient kafka = kafka()) {
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
             List<GenericRecord> published = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
                     read -> read.stream().map(ActionsTest::decode).anyMatch(e -> e.get("actionId").toString().equals(action)))
                     .stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).toList();

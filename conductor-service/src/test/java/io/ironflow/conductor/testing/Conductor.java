@@ -144,7 +144,7 @@ public final class Conductor implements AutoCloseable {
         kafka.send(topic, key, value);
     }
 
-    /** Publishes bytes as they are: a poison record, or a record of another type ({@link KafkaTestClient#framedAs}). */
+    /** Publishes bytes as they are: a poison record, or a record of another type ({@link #wrongType}). */
     public void publishRaw(String topic, String key, byte[] value) {
         kafka.sendRaw(topic, key, value);
     }

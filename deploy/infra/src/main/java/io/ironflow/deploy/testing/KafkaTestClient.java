@@ -85,24 +85,16 @@ public final class KafkaTestClient implements AutoCloseable {
     }
 
     /**
-     * {@code value} framed by the registry's serializer as a record of {@code topic}: sent with {@link #sendRaw} to
-     * another topic, it is a record its readers can decode, of a type they do not expect.
+     * {@code value} framed by the registry's serializer as a record of a test-only topic named after its schema (so
+     * the registry's rules never compare two types under one artifact): sent with {@link #sendRaw} to a real topic,
+     * it is a record of the wrong type there, which its readers can decode.
      */
-    public byte[] framedAs(String topic, Object value) {
+    public byte[] wrongType(org.apache.avro.generic.GenericContainer value) {
         try (AvroKafkaSerializer<Object> serializer = new AvroKafkaSerializer<>()) {
             serializer.configure(config(Map.of("apicurio.registry.url", registryUrl,
                     "apicurio.registry.auto-register", "true")), false);
-            return serializer.serialize(topic, value);
+            return serializer.serialize("ironflow.wrong-type-test." + value.getSchema().getName(), value);
         }
-    }
-
-    /**
-     * {@code value} framed as a record of a test-only topic named after its schema (so the registry's rules never
-     * compare two types under one artifact): sent with {@link #sendRaw} to a real topic, it is a record of the wrong
-     * type there, which its readers can decode.
-     */
-    public byte[] wrongType(org.apache.avro.generic.GenericContainer value) {
-        return framedAs("ironflow.wrong-type-test." + value.getSchema().getName(), value);
     }
 
     /** Sends bytes that are not a registry-framed Avro record: a poison record. Returns where it landed. */
