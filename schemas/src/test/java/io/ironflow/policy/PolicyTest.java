@@ -100,6 +100,15 @@ class PolicyTest {
                 UpdateNode.newBuilder().setPatch("[{\"op\":\"add\",\"path\":\"/extra/a\",\"value\":1}]").build()));
         assertEquals(Set.of("baremetal:node:disable_cleaning"), IntentRules.required(
                 UpdateNode.newBuilder().setPatch("[{\"op\":\"replace\",\"path\":\"/automated_clean\",\"value\":false}]").build()));
+        // Ironic asks bool_from_string(value) is False: each spelling of false needs disable_cleaning, not update.
+        for (String off : List.of("\"false\"", "\"False\"", "\"0\"", "\"no\"", "\"off\"", "\" n \"", "\"f\"", "0")) {
+            assertEquals(Set.of("baremetal:node:disable_cleaning"), IntentRules.required(UpdateNode.newBuilder()
+                    .setPatch("[{\"op\":\"replace\",\"path\":\"/automated_clean\",\"value\":" + off + "}]").build()), off);
+        }
+        for (String on : List.of("true", "\"true\"", "1", "\"maybe\"", "null", "0.0", "[false]")) {
+            assertEquals(Set.of("baremetal:node:update"), IntentRules.required(UpdateNode.newBuilder()
+                    .setPatch("[{\"op\":\"replace\",\"path\":\"/automated_clean\",\"value\":" + on + "}]").build()), on);
+        }
         assertEquals(Set.of("baremetal:node:clear_maintenance"),
                 IntentRules.required(SetMaintenance.newBuilder().setMaintenance(false).build()));
         assertEquals(Set.of("baremetal:node:create"), IntentRules.required(CreateNode.newBuilder().setDriver("fake-hardware").build()));
