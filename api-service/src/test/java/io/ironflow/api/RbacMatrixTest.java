@@ -59,6 +59,7 @@ class RbacMatrixTest extends WithFakeConductor {
             new Endpoint("GET", "/history", null, Set.of("baremetal:node:history:get")),
             new Endpoint("GET", "/bios", null, Set.of("baremetal:node:bios:get")),
             new Endpoint("GET", "/validate", null, Set.of("baremetal:node:validate")),
+            new Endpoint("GET", "/cleaning/steps", null, Set.of("baremetal:node:get")),
             new Endpoint("PATCH", "", patch("/description", "\"d\""), Set.of("baremetal:node:update")),
             new Endpoint("PATCH", "", patch("/extra/a", "1"), Set.of("baremetal:node:update_extra")),
             new Endpoint("PATCH", "", patch("/instance_info/a", "1"), Set.of("baremetal:node:update_instance_info")),
@@ -122,6 +123,7 @@ class RbacMatrixTest extends WithFakeConductor {
     @Test
     void everyPersonaOnEveryEndpointGetsThePolicysAnswer() throws Exception {
         nodes();
+        DriverTable.register(jdbcUrl); // a live conductor offers the node's driver: its cleaning steps are answered
         List<String> wrong = new ArrayList<>();
         int cases = 0;
         for (Endpoint endpoint : ENDPOINTS) {

@@ -1,7 +1,11 @@
 package io.ironflow.api.nodes;
 
+import io.ironflow.api.auth.Access;
 import io.ironflow.api.drivers.DriverReader;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.policy.NodeOwnership;
+import io.ironflow.policy.Policy;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -28,7 +32,8 @@ import java.util.UUID;
  * the live conductors registered for the driver; for steps an agent reports (fake-hardware with
  * {@code driver_info.fake_agent_steps: true}) it is the conductor's cache in driver_internal_info
  * ({@code agent_cached_clean_steps}), and until the node's first cleaning fills it the answer is 202 with
- * {@code Retry-Request-After} (seconds; -1 when nobody knows when the agent will run).
+ * {@code Retry-Request-After} (seconds; -1 when nobody knows when the agent will run). A caller who may not see
+ * the node ({@code baremetal:node:get}) is answered 404, as on every other /v1/nodes/{ident} path.
  */
 @Path("/v1/nodes/{ident}/cleaning")
 @Produces(MediaType.APPLICATION_JSON)
@@ -44,19 +49,22 @@ public class NodeCleaningResource {
 
     private final DriverReader drivers;
     private final Pool client;
+    private final Access access;
 
-    NodeCleaningResource(DriverReader drivers, Pool client) {
+    NodeCleaningResource(DriverReader drivers, Pool client, Access access) {
         this.drivers = drivers;
         this.client = client;
+        this.access = access;
     }
 
     @GET
     @Path("/steps")
     public Uni<Response> steps(@PathParam("ident") String ident, @QueryParam("min_priority") String minPriority) {
         int min = minPriority(minPriority);
+        Principal who = access.caller();
         UUID uuid = NodeReader.parseUuid(ident);
         // One read: the node (by uuid or name, as every /v1/nodes/{ident} path) with what decides the answer.
-        return client.preparedQuery("SELECT uuid, driver, provision_state, driver_info -> '" + AGENT_STEPS + "' AS agent,"
+        return client.preparedQuery("SELECT uuid, owner, lessee, driver, provision_state, driver_info -> '" + AGENT_STEPS + "' AS agent,"
                         + " driver_internal_info -> '" + AGENT_CACHE + "' AS cached FROM nodes WHERE "
                         + (uuid != null ? "uuid" : "name") + " = $1")
                 .execute(Tuple.of(uuid != null ? uuid : ident))
@@ -65,6 +73,8 @@ public class NodeCleaningResource {
                         throw ApiError.notFound("Node " + ident + " could not be found.");
                     }
                     var row = rows.iterator().next();
+                    access.require(who, Set.of(Policy.NODE_GET),
+                            new NodeOwnership(row.getString("owner"), row.getString("lessee")), ident);
                     Object cached = row.getValue("cached");
                     if (cached instanceof JsonObject byInterface) {
                         List<Object> steps = new ArrayList<>();
