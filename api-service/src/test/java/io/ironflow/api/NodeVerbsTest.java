@@ -84,6 +84,10 @@ class NodeVerbsTest extends WithFakeConductor {
         return Stream.of(
                 Arguments.of("PUT", "/states/provision", "{\"target\": "),
                 Arguments.of("PUT", "/states/provision", ""),
+                // json.loads refuses what follows the first value ("Extra data"): it is not acted on
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"manage\"}}garbage"),
+                Arguments.of("PUT", "/states/provision", "{\"target\": \"manage\"} {\"target\": \"deleted\"}"),
+                Arguments.of("PATCH", "", "[{\"op\": \"add\", \"path\": \"/extra/a\", \"value\": 1}] ]"),
                 Arguments.of("PUT", "/states/provision", "[]"),
                 Arguments.of("PUT", "/states/provision", "{}"),
                 Arguments.of("PUT", "/states/provision", "{\"target\": null}"),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -28,9 +29,10 @@ public final class JsonBody {
     static final int MAX_DEPTH = ConfigProvider.getConfig().getOptionalValue("ironflow.api.max-json-depth", Integer.class)
             .orElse(32);
 
+    /** Text after the first JSON value is refused, as Python's json.loads does ("Extra data"), not ignored. */
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-            .build());
+            .build()).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private JsonBody() {
     }
