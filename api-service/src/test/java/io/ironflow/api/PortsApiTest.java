@@ -91,10 +91,16 @@ class PortsApiTest extends WithFakeConductor {
                 .body("[{\"op\": \"add\", \"path\": \"/extra/a\", \"value\": 1}]").patch("/v1/ports/" + port);
         assertEquals(200, patched.statusCode(), patched.asString());
         assertEquals(port, patched.path("uuid"));
+        // The same port by its uuid in upper case: answered from the stored uuid, not a 500 after the change
+        Response upper = Api.latest().contentType("application/json")
+                .body("[{\"op\": \"add\", \"path\": \"/extra/b\", \"value\": 2}]").patch("/v1/ports/" + port.toUpperCase());
+        assertEquals(200, upper.statusCode(), upper.asString());
+        assertEquals(port, upper.path("uuid"));
         assertEquals(204, Api.latest().delete("/v1/ports/" + port).statusCode());
         List<NodeIntent> sent = conductor.intentsFor(node);
         assertEquals(port, ((UpdatePort) sent.get(0).getCommand()).getPortUuid());
-        assertEquals(port, ((DeletePort) sent.get(1).getCommand()).getPortUuid());
+        assertEquals(port, ((UpdatePort) sent.get(1).getCommand()).getPortUuid());
+        assertEquals(port, ((DeletePort) sent.get(2).getCommand()).getPortUuid());
         assertEquals(400, Api.latest().contentType("application/json").body("[{\"op\": \"replace\", \"path\": \"/node_uuid\","
                 + " \"value\": \"" + UUID.randomUUID() + "\"}]").patch("/v1/ports/" + port).statusCode());
     }

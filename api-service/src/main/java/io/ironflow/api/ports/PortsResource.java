@@ -144,9 +144,10 @@ public class PortsResource {
             Microversions.requirePortField(field, version.get());
         }
         Principal who = access.caller();
+        // rendered by the stored uuid: the path's may be spelt another way (upper case) and still name the port
         return require(uuid, who, "baremetal:port:update").flatMap(p -> intents.submit(p.nodeUuid(),
-                        UpdatePort.newBuilder().setPortUuid(p.port().getUuid()).setPatch(patch.toString()).build(), who))
-                .map(result -> render(result, uuid, uri));
+                        UpdatePort.newBuilder().setPortUuid(p.port().getUuid()).setPatch(patch.toString()).build(), who)
+                .map(result -> render(result, p.port().getUuid(), uri)));
     }
 
     @DELETE
