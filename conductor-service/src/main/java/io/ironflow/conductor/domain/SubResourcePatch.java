@@ -46,6 +46,9 @@ public record SubResourcePatch(Set<String> writable, Set<String> dictionaries, S
                 throw Rejection.badRequest("Invalid patch path '" + path + "'.");
             }
             boolean remove = kind.equals("remove");
+            if (!remove && !op.has("value")) { // not a null: a missing value would clear the field
+                throw Rejection.badRequest("Invalid patch: '" + kind + "' on " + path + " needs a value.");
+            }
             Object value = remove ? null : JSON.convertValue(op.get("value"), Object.class);
             if (parts.length == 3) {
                 Map<String, Object> dict = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault(field, Map.of()));

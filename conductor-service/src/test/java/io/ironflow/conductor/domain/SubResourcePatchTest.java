@@ -46,6 +46,10 @@ class SubResourcePatchTest {
         assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/pxe_enabled/x\", \"value\": 1}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/extra\", \"value\": \"text\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"remove\", \"path\": \"/extra/none\"}]"));
+        // no value at all is not a null value: it would clear the field (a port leaving its portgroup)
+        assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/portgroup_uuid\"}]"));
+        assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/physical_network\"}]"));
+        assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/extra/b\"}]"));
         assertEquals(400, refused(port(), "{}"));
         assertEquals(400, refused(port(), "not json"));
     }
