@@ -16,6 +16,7 @@ import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.TeardownStepEvent;
+import io.ironflow.teardown.actions.OutboxRelay;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -23,10 +24,13 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -45,6 +49,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 @QuarkusTestResource(TeardownPeers.class)
 class ActionsTest {
+
+    @Inject
+    OutboxRelay relay;
 
     static final String SITE = """
             schema: promenade/EtcdClusters/v1
@@ -395,6 +402,49 @@ class ActionsTest {
                     read -> read.stream().map(ActionsTest::decode).anyMatch(e -> e.get("actionId").toString().equals(action)))
                     .stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).toList();
             assertEquals("stored before a crash", published.get(0).get("message").toString());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id = ?", action)));
+    }
+
+    /**
+     * Two step changes whose transactions commit out of seq order: the lower seq commits while the relay is sending
+     * a batch read without it. The relay deletes only what it sent, so the next batch publishes that row; deleting
+     * every seq up to the batch's last would have lost it.
+     */
+    @Test
+    void aRowCommittedWhileItsBatchIsSentIsPublishedByTheNext() throws Exception {
+        String action = "01J" + "7".repeat(22) + "Z";
+        String early = "committed-first-" + java.util.UUID.randomUUID();
+        String late = "committed-last-" + java.util.UUID.randomUUID();
+        String insert = "INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
+                + " VALUES (?, ?, ?, 'destroy', 'succeeded', ?, now()) RETURNING seq";
+        CompletableFuture<Void> sending = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        HeldSends.hold(early, sending, release);
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+        try (java.sql.Connection slow = java.sql.DriverManager.getConnection(url, "ironflow",
+                ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class))) {
+            slow.setAutoCommit(false);
+            try (java.sql.PreparedStatement row = slow.prepareStatement(insert)) { // takes the lower seq
+                row.setString(1, late);
+                row.setString(2, action);
+                row.setString(3, late);
+                row.setString(4, "committed last");
+                row.executeQuery().close();
+            }
+            sql(insert, early, action, early, "committed first");
+            relay.wakeUp();
+            sending.get(30, TimeUnit.SECONDS); // the relay read its batch (without the uncommitted row) and sends it
+            slow.commit();
+        } finally {
+            release.complete(null);
+        }
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
+            Set<String> published = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
+                    read -> read.stream().map(ConsumerRecord::key).collect(Collectors.toSet()).containsAll(Set.of(early, late)))
+                    .stream().map(ConsumerRecord::key).filter(key -> key.equals(early) || key.equals(late))
+                    .collect(Collectors.toSet());
+            assertEquals(Set.of(early, late), published);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id = ?", action)));
     }

@@ -57,7 +57,8 @@ public class TeardownPeers implements QuarkusTestResourceLifecycleManager {
                     "ironflow.teardown.drain.eviction-retry-interval", "1s",
                     "ironflow.teardown.kubelet-shutdown-timeout", "20s",
                     "ironflow.teardown.label-retry-interval", "1s",
-                    "ironflow.teardown.resume-interval", "1s");
+                    "ironflow.teardown.resume-interval", "1s",
+                    "mp.messaging.outgoing.teardown-events.interceptor.classes", HeldSends.class.getName());
         } catch (IOException | RuntimeException e) {
             stop(); // what did start must not outlive a failed start
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;

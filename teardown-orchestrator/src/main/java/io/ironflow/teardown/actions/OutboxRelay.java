@@ -28,7 +28,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes the outbox to {@code ironflow.teardown-events} in the order it was written and deletes what the broker
+ * Publishes the outbox to {@code ironflow.teardown-events} in the order it was written and deletes the rows the broker
  * acknowledged, in one transaction per batch: a crash between the two publishes the batch again (duplicates, never
  * loss). It runs when a step change was stored ({@link #wakeUp()}) and every {@code outbox.poll-interval}, which
  * picks up what a crash or an unreachable broker left behind; a failed batch is logged and tried again then, and
@@ -108,8 +108,10 @@ public class OutboxRelay {
                         }
                     }
                     if (!sent.isEmpty()) {
-                        try (PreparedStatement delete = c.prepareStatement("DELETE FROM outbox WHERE seq <= ?")) {
-                            delete.setLong(1, sent.get(sent.size() - 1));
+                        // Exactly the rows sent, not every seq up to the last: a row with a lower seq whose
+                        // transaction committed after the SELECT was not read, and must wait for the next batch.
+                        try (PreparedStatement delete = c.prepareStatement("DELETE FROM outbox WHERE seq = ANY(?)")) {
+                            delete.setArray(1, c.createArrayOf("bigint", sent.toArray()));
                             delete.executeUpdate();
                         }
                     }
