@@ -4,15 +4,23 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The migration as an admin command on the allocator's port:
  * {@code POST /admin/migrate-to-dynamic-allocation?dry_run=true} prints the plan (a JSON array, one step per
  * pre-allocated node) and changes nothing; without {@code dry_run} it carries the plan out and prints each step's
- * outcome.
+ * outcome. {@code dry_run} takes the values oslo's {@code bool_from_string} takes (true, 1, yes, on, t, y and their
+ * opposites): any other value, an empty one or two of them answers 400 and runs nothing, since a real run powers
+ * off and strips available nodes' profiles.
  */
 @ApplicationScoped
 public class MigrationRoutes {
+
+    private static final Set<String> TRUE = Set.of("1", "t", "true", "on", "y", "yes");
+    private static final Set<String> FALSE = Set.of("0", "f", "false", "off", "n", "no");
 
     private final PreAllocationMigration migration;
     private final ObjectMapper json;
@@ -24,7 +32,15 @@ public class MigrationRoutes {
 
     void routes(@Observes Router router) {
         router.post("/admin/migrate-to-dynamic-allocation").blockingHandler(ctx -> {
-            boolean dryRun = "true".equalsIgnoreCase(ctx.request().getParam("dry_run"));
+            List<String> values = ctx.queryParam("dry_run");
+            String value = values.size() == 1 ? values.get(0).toLowerCase(Locale.ROOT) : values.isEmpty() ? "false" : null;
+            if (value == null || !TRUE.contains(value) && !FALSE.contains(value)) {
+                ctx.response().setStatusCode(400).putHeader("Content-Type", "application/json")
+                        .end("{\"error\":" + json.valueToTree("dry_run must be given once, as true or false, not "
+                                + values) + "}\n");
+                return;
+            }
+            boolean dryRun = TRUE.contains(value);
             try {
                 ctx.response().putHeader("Content-Type", "application/json")
                         .end(json.writerWithDefaultPrettyPrinter().writeValueAsString(migration.run(dryRun)) + "\n");

@@ -3,6 +3,7 @@ package io.ironflow.oneview.migration;
 import static io.ironflow.oneview.OneViewAdmin.get;
 import static io.ironflow.oneview.OneViewAdmin.hardwareUri;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,6 +60,16 @@ class PreAllocationMigrationTest {
             kafka.sendRaw(Topic.NODE_STATE.topicName(), UUID.randomUUID().toString(), kafka.wrongType(AllocationResult.newBuilder()
                     .setRequestId(UUID.randomUUID().toString()).setNodeUuid(active).setAction(AllocationAction.APPLY)
                     .setSuccess(true).setCompletedAt(Instant.now()).build()));
+
+            // A real run powers off and strips available nodes' profiles: a dry_run it cannot read runs nothing.
+            for (String query : List.of("dry_run=maybe", "dry_run=", "dry_run", "dry_run=true&dry_run=false", "dry_run=%00")) {
+                given().post("/admin/migrate-to-dynamic-allocation?" + query).then().statusCode(400)
+                        .body("error", startsWith("dry_run must be given once, as true or false"));
+            }
+            for (String yes : List.of("1", "yes", "ON", "t")) {
+                given().post("/admin/migrate-to-dynamic-allocation?dry_run=" + yes).then().statusCode(200);
+            }
+            assertEquals(availableProfile, get(hardwareUri(102)).getString("serverProfileUri"), "nothing ran");
 
             List<Map<String, Object>> plan = given().post("/admin/migrate-to-dynamic-allocation?dry_run=true")
                     .then().statusCode(200).extract().jsonPath().getList("");
