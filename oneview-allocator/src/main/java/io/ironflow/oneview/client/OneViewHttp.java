@@ -1,5 +1,6 @@
 package io.ironflow.oneview.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -102,16 +103,30 @@ public class OneViewHttp {
                 request.method(method, HttpRequest.BodyPublishers.noBody());
             }
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            JsonNode parsed = response.body().length == 0 ? NullNode.getInstance() : json.readTree(response.body());
             return new Answer(response.statusCode(), response.headers().firstValue("Location").orElse(null),
-                    response.headers().firstValue("ETag").orElse(null), parsed);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new OneViewFailure(0, "BAD_ANSWER", "OneView's answer to " + method + " " + path + " is not JSON: " + e.getOriginalMessage());
+                    response.headers().firstValue("ETag").orElse(null), body(method, path, response));
         } catch (IOException e) {
             throw new OneViewUnavailable("OneView did not answer " + method + " " + path + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new OneViewUnavailable("interrupted while calling OneView", e);
+        }
+    }
+
+    /**
+     * The answer's JSON. A 5xx whose body is not JSON (the HTML page of a proxy in front of the appliance, or of
+     * one restarting) is unavailable, retried as any 5xx; any other answer that is not JSON is a failure.
+     */
+    private JsonNode body(String method, String path, HttpResponse<byte[]> response) {
+        try {
+            return response.body().length == 0 ? NullNode.getInstance() : json.readTree(response.body());
+        } catch (IOException e) {
+            if (response.statusCode() >= 500) {
+                throw new OneViewUnavailable("OneView answered " + response.statusCode() + " to " + method + " " + path
+                        + " (not JSON)", null);
+            }
+            throw new OneViewFailure(response.statusCode(), "BAD_ANSWER", "OneView's answer to " + method + " " + path
+                    + " is not JSON: " + (e instanceof JsonProcessingException bad ? bad.getOriginalMessage() : e));
         }
     }
 

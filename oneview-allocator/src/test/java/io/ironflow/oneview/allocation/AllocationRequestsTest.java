@@ -192,6 +192,20 @@ class AllocationRequestsTest {
     }
 
     @Test
+    void aFiveHundredWithAnHtmlPageIsRetriedAsAnyFiveHundred() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(8);
+        // a proxy in front of the appliance, or the appliance restarting, answers with a page, not OneView's JSON
+        fault(Map.of("type", "status", "status", 502, "html", true, "count", 2, "method", "POST", "path", "/rest/server-profiles"));
+        long before = lastCall();
+        AllocationResult result = send(request(node, AllocationAction.APPLY, AllocationPurpose.CLEANING, hardware, null));
+        assertTrue(result.getSuccess(), result::toString);
+        assertEquals(3, callsSince(before).stream().filter(c -> c.get("method").equals("POST")
+                && c.get("path").equals("/rest/server-profiles")).count(), "two pages, then the POST that worked");
+        send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, result.getServerProfileUri()));
+    }
+
+    @Test
     void aTaskThatEndsInErrorFailsTheAllocationWithOneViewsMessage() {
         String node = UUID.randomUUID().toString();
         String hardware = hardwareUri(4);

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * Faults a test or demo injected through {@code POST /admin/faults}: {@code latency} (delay answers by
- * {@code millis}), {@code status} (answer {@code status}, e.g. 503, in OneView's error shape) and
+ * {@code millis}), {@code status} (answer {@code status}, e.g. 503, in OneView's error shape, or with
+ * {@code "html": true} as the HTML page a proxy in front of the appliance, or one restarting, answers) and
  * {@code fail-task} (the next task named {@code task}, or any, ends in Error with {@code message}). Each applies
  * to requests whose path starts with {@code path} (default every {@code /rest/} path) and {@code method} (default
  * any), {@code count} times (default once; -1 for ever). {@code expire-sessions} is not kept: it ends every
@@ -29,6 +30,7 @@ public final class Faults {
         final long millis;
         final String task;
         final String message;
+        final boolean html;
         int remaining;
 
         Fault(JsonObject spec) {
@@ -39,12 +41,13 @@ public final class Faults {
             this.millis = spec.getLong("millis", 0L);
             this.task = spec.getString("task");
             this.message = spec.getString("message", "The operation failed (fault injected by the simulator).");
+            this.html = spec.getBoolean("html", false);
             this.remaining = spec.getInteger("count", 1);
         }
 
         JsonObject toJson() {
             return new JsonObject().put("type", type).put("path", path).put("method", method).put("status", status)
-                    .put("millis", millis).put("task", task).put("message", message).put("count", remaining);
+                    .put("millis", millis).put("task", task).put("message", message).put("html", html).put("count", remaining);
         }
 
         public int status() {
@@ -57,6 +60,10 @@ public final class Faults {
 
         public String message() {
             return message;
+        }
+
+        public boolean html() {
+            return html;
         }
     }
 

@@ -113,6 +113,12 @@ public class OneViewRoutes {
         long delay = faults.take("latency", method, path).map(Faults.Fault::millis).orElse(0L);
         Runnable rest = () -> {
             var forced = faults.take("status", method, path);
+            if (forced.isPresent() && forced.get().html()) {
+                int status = forced.get().status();
+                ctx.response().setStatusCode(status).putHeader("Content-Type", "text/html")
+                        .end("<html><head><title>" + status + "</title></head><body><h1>" + status + "</h1></body></html>\n");
+                return;
+            }
             if (forced.isPresent()) {
                 error(ctx, new OneViewError(forced.get().status(), "INJECTED_FAULT", forced.get().message(), "Retry later."));
                 return;
