@@ -64,12 +64,14 @@ class SecretsInAnswersTest extends WithFakeConductor {
                 Api.latest().get("/v1/nodes?fields=uuid,driver_info,instance_info,last_error&limit=1000"),
                 Api.latest().get("/v1/nodes/detail?limit=1000"),
                 Api.latest().get("/v1/nodes/" + uuid + "/history"),
-                Api.latest().get("/v1/nodes/" + uuid + "/history/detail"));
+                Api.latest().get("/v1/nodes/" + uuid + "/history/detail"),
+                Api.latest().get("/v1/nodes/" + uuid + "/states"));
         for (Response answer : answers) {
             assertFalse(answer.asString().contains(secret), answer.asString());
         }
         assertTrue(answers.get(2).asString().contains(uuid) && answers.get(3).asString().contains(uuid)
                 && answers.get(5).asString().contains("token=******"), "the node and its event were answered");
+        assertEquals("ipmitool -I lanplus -U admin password=****** failed", answers.get(6).path("last_error"));
 
         LOG.infof("a client sent {\"rescue_password\": \"%s\"}", secret); // through the service's handlers
         String log = Files.readString(Path.of(ConfigProvider.getConfig().getValue("quarkus.log.file.path", String.class)));

@@ -134,7 +134,7 @@ public final class NodeDocument {
     public static Map<String, Object> states(NodeReader.NodeStates node) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("console_enabled", false); // no consoles yet
-        doc.put("last_error", node.lastError());
+        doc.put("last_error", SecretFields.text(node.lastError())); // masked as in the node's own document
         doc.put("power_state", node.powerState());
         doc.put("provision_state", node.provisionState());
         doc.put("provision_updated_at", time(node.provisionUpdatedAt()));
