@@ -90,9 +90,10 @@ public final class NodePatch {
                 Object current = document.get(field);
                 Map<String, Object> dict = current instanceof Map<?, ?> m ? new LinkedHashMap<>((Map<String, Object>) m) : new LinkedHashMap<>();
                 if (kind.equals("remove")) {
-                    if (dict.remove(member) == null) {
+                    if (!dict.containsKey(member)) { // a member set to null exists, and can be removed
                         throw Rejection.badRequest("Can't remove non-existent object '" + member + "' from " + field + ".");
                     }
+                    dict.remove(member);
                 } else if (kind.equals("replace") && !dict.containsKey(member)) {
                     throw Rejection.badRequest("Can't replace non-existent object '" + member + "' in " + field + ".");
                 } else {

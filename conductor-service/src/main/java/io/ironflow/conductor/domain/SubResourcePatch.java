@@ -53,9 +53,10 @@ public record SubResourcePatch(Set<String> writable, Set<String> dictionaries, S
             if (parts.length == 3) {
                 Map<String, Object> dict = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault(field, Map.of()));
                 if (remove) {
-                    if (dict.remove(parts[2]) == null) {
+                    if (!dict.containsKey(parts[2])) { // a member set to null exists, and can be removed
                         throw Rejection.badRequest("Can't remove non-existent object '" + parts[2] + "'.");
                     }
+                    dict.remove(parts[2]);
                 } else {
                     dict.put(parts[2], value);
                 }

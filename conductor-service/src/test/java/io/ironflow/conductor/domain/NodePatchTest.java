@@ -42,6 +42,12 @@ class NodePatchTest {
                 + " {\"op\": \"remove\", \"path\": \"/extra/a\"}, {\"op\": \"add\", \"path\": \"/name\", \"value\": \"n2\"}]");
         assertEquals(Map.of("b", "x"), doc.get("extra"));
         assertEquals("n2", doc.get("name"));
+        // a member set to null is there, and removable by its path; one never set is not
+        NodePatch.apply(doc, "[{\"op\": \"add\", \"path\": \"/extra/c\", \"value\": null},"
+                + " {\"op\": \"remove\", \"path\": \"/extra/c\"}]");
+        assertEquals(Map.of("b", "x"), doc.get("extra"));
+        assertEquals(400, assertThrows(Rejection.class,
+                () -> NodePatch.apply(node(), "[{\"op\": \"remove\", \"path\": \"/extra/none\"}]")).code());
         for (String path : new String[] {"/uuid", "/provision_state", "/reservation", "/name/x"}) {
             Rejection refused = assertThrows(Rejection.class,
                     () -> NodePatch.apply(node(), "[{\"op\": \"replace\", \"path\": \"" + path + "\", \"value\": \"x\"}]"));

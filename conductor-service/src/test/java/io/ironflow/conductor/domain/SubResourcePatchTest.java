@@ -36,6 +36,10 @@ class SubResourcePatchTest {
         assertEquals(Map.of("b", "x"), after.get("extra"));
         assertEquals(true, after.get("pxe_enabled"));
         assertEquals(port(), before, "the given document is not changed");
+        Map<String, Object> nulled = Port.patch(before, """
+                [{"op": "add", "path": "/extra/c", "value": null},
+                 {"op": "remove", "path": "/extra/c"}]""");
+        assertEquals(Map.of("a", 1), nulled.get("extra"), "a member set to null is removable by its path");
     }
 
     @Test
