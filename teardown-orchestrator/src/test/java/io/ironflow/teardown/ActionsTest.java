@@ -391,6 +391,26 @@ class ActionsTest {
         assertEquals("0", sql("SELECT count(*) FROM teardown.action_leases WHERE action_id = ?", id), "given up at the end");
     }
 
+    /**
+     * A crash after a step's failure was stored and before its action ended leaves the action Processing with a
+     * failed step. The next start ends it Failed, the steps after the failure skipped; the failed step is not run
+     * again (had it passed on a second try, the action would have ended Complete with the later steps skipped).
+     */
+    @Test
+    void anActionFoundWithAFailedStepOnResumeEndsFailedWithoutRunningItAgain() {
+        String id = "01J" + "6".repeat(22) + "Z";
+        sql("WITH action AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"crashed\"],\"target-revision\":\"committed\"}',"
+                + " 'crashed', now(), 'Processing', now()) RETURNING id)"
+                + " INSERT INTO teardown.action_steps (action_id, seq, node, step, status, message)"
+                + " SELECT id, 0, NULL, 'preflight', 'failed', 'stored before the crash' FROM action"
+                + " UNION ALL SELECT id, 1, 'crashed', 'decommission', 'pending', NULL FROM action RETURNING action_id", id);
+        assertEquals("Failed", awaitEnd(id));
+        given().get("/api/v1.0/actions/" + id).then()
+                .body("steps[0].state", equalTo("failed")).body("steps[0].message", equalTo("stored before the crash"))
+                .body("steps[1].state", equalTo("skipped"));
+    }
+
     /** An event stored but never published (the orchestrator died in between) goes out at the relay's next run. */
     @Test
     void anEventLeftInTheOutboxIsPublished() {

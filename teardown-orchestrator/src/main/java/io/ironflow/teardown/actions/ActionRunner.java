@@ -154,6 +154,13 @@ public class ActionRunner {
                 end(action, Lifecycle.FAILED);
                 return;
             }
+            // A failed step is final. Found on a resume, it means a crash came between storing the failure and
+            // ending the action: end it now, as runStep would have, instead of running that step again.
+            if (action.steps().stream().anyMatch(s -> s.status().equals(Lifecycle.STEP_FAILED))) {
+                skipRemaining(action, "an earlier step failed");
+                end(action, Lifecycle.FAILED);
+                return;
+            }
             if (action.pauseRequested()) {
                 store.lifecycle(id, Lifecycle.PAUSED);
                 LOG.infof("action %s paused", id);
