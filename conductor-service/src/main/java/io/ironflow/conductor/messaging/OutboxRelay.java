@@ -20,16 +20,17 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -123,20 +124,59 @@ public class OutboxRelay {
                                 .flatMap(rows -> publishAndDelete(connection, rows))));
     }
 
+    /**
+     * Sends the batch, then deletes it. A row the broker can never take ({@link #unpublishable}) is moved to
+     * {@code outbox_dead_letters} with its reason instead: retried, it would fail this batch, and every batch after
+     * it, for ever. Any other failure fails the batch, which the next drain sends again.
+     */
     private Uni<Integer> publishAndDelete(SqlConnection connection, RowSet<Row> rows) {
         if (rows.size() == 0) {
             return Uni.createFrom().item(0);
         }
         List<Uni<Void>> sends = new ArrayList<>(rows.size());
         Long[] seqs = new Long[rows.size()];
+        List<Tuple> dead = Collections.synchronizedList(new ArrayList<>());
         int i = 0;
         for (Row row : rows) {
-            seqs[i++] = row.getLong("seq");
-            sends.add(send(row));
+            long seq = row.getLong("seq");
+            String type = row.getString("type");
+            seqs[i++] = seq;
+            sends.add(Uni.createFrom().deferred(() -> send(row))
+                    .onFailure(OutboxRelay::unpublishable).recoverWithItem(failure -> {
+                        LOG.errorf("outbox record %d for %s (key %s) can never be published, moved to outbox_dead_letters: %s",
+                                seq, type, row.getString("aggregateid"), failure.toString());
+                        metrics.outboxDeadLetter(type);
+                        dead.add(Tuple.of(seq, failure.toString()));
+                        return null;
+                    }));
         }
         return Uni.join().all(sends).andFailFast()
-                .flatMap(acked -> connection.preparedQuery("DELETE FROM outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs)))
+                .flatMap(acked -> dead.isEmpty() ? Uni.createFrom().voidItem()
+                        : connection.preparedQuery("INSERT INTO outbox_dead_letters (seq, id, aggregateid, type, payload,"
+                                + " created_at, reason) SELECT seq, id, aggregateid, type, payload, created_at, $2 FROM outbox"
+                                + " WHERE seq = $1").executeBatch(dead).replaceWithVoid())
+                .flatMap(moved -> connection.preparedQuery("DELETE FROM outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs)))
                 .map(deleted -> seqs.length);
+    }
+
+    /**
+     * Whether a send failed for good: a record larger than the producer or broker takes, or a row the relay cannot
+     * turn into a record (a topic it does not publish, bytes from an older conductor that do not decode).
+     */
+    static boolean unpublishable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof RecordTooLargeException || t instanceof Unpublishable) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A row that cannot become a record, whatever the broker does. */
+    static final class Unpublishable extends RuntimeException {
+        Unpublishable(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private Uni<Void> send(Row row) {
@@ -146,7 +186,7 @@ public class OutboxRelay {
         Buffer payload = row.getBuffer("payload");
         Outbox.Published topic = Outbox.TOPICS.get(type);
         if (topic == null) {
-            return Uni.createFrom().failure(new IllegalStateException("the outbox does not publish to " + type));
+            return Uni.createFrom().failure(new Unpublishable("the outbox does not publish to " + type, null));
         }
         // A null payload is a tombstone: the node is gone, and compaction forgets its key.
         Object value = payload == null ? Record.of(key, null) : framed(type, topic, payload.getBytes(), row.getLong("seq"));
@@ -184,7 +224,7 @@ public class OutboxRelay {
         try {
             return topic.decoder().decode(ByteBuffer.wrap(payload));
         } catch (IOException e) {
-            throw new UncheckedIOException("outbox row " + seq + " cannot be decoded", e);
+            throw new Unpublishable("outbox row " + seq + " cannot be decoded", e);
         }
     }
 }

@@ -51,6 +51,9 @@ public class ConductorMetrics {
     private record WaitTimeout(String state) {
     }
 
+    private record DeadLetter(String topic) {
+    }
+
     public ConductorMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge("ironflow.conductor.outbox.backlog", outboxBacklog);
@@ -112,6 +115,12 @@ public class ConductorMetrics {
      */
     public void sharedRollback() {
         sharedRollbacks.increment();
+    }
+
+    /** The relay moved a record the broker can never take to outbox_dead_letters. */
+    public void outboxDeadLetter(String topic) {
+        this.<Counter>series(new DeadLetter(topic), () -> registry.counter("ironflow.conductor.outbox.dead.letters",
+                "topic", topic));
     }
 
     /** An intent found its node reserved and will try again. */
