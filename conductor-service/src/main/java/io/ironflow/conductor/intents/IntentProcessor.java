@@ -205,10 +205,16 @@ public class IntentProcessor {
                                 .flatMap(outcome -> record(intent, outcome))));
     }
 
-    /** The attempt in a Hibernate session: any command, an intent answered before, a node that is not there. */
+    /**
+     * The attempt in a Hibernate session: any command, an intent answered before, a node that is not there. A
+     * refusal rolls back whatever the command wrote before it was refused (a port's row, say) and is answered in
+     * a transaction of its own.
+     */
     private Uni<Outcome> attemptInSession(NodeIntent intent) {
         return inTransaction(() -> lock(intent).flatMap(locked -> locked.answered() != null
-                ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())));
+                ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())))
+                .onFailure(Rejection.class).recoverWithUni(refusal -> inTransaction(() -> rejected(intent, (Rejection) refusal)
+                        .flatMap(outcome -> record(intent, outcome))));
     }
 
     /**
@@ -304,7 +310,6 @@ public class IntentProcessor {
     private Uni<Outcome> apply(NodeIntent intent, NodeEntity lockedNode) {
         return command(intent, lockedNode)
                 .map(result -> writingLockedNode(result, lockedNode))
-                .onFailure(Rejection.class).recoverWithUni(failure -> rejected(intent, (Rejection) failure))
                 .flatMap(result -> result.rowChange() != Outcome.RowChange.NONE
                         ? recordWithNode(intent, result, lockedNode) : record(intent, result));
     }

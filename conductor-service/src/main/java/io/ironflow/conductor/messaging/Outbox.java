@@ -60,12 +60,25 @@ public final class Outbox {
     private Outbox() {
     }
 
-    /** A record to publish: its topic, its key (the node's uuid) and its value (null: a tombstone). */
-    public record Entry(Topic topic, String nodeUuid, SpecificRecordBase value) {
+    /**
+     * A record to publish: its topic, its key (the node's uuid), its value (null: a tombstone) and, once
+     * {@link #framed}, the bytes published for it (null: framed when written).
+     */
+    public record Entry(Topic topic, String nodeUuid, SpecificRecordBase value, byte[] payload) {
         public Entry {
             if (!TOPICS.containsKey(topic.topicName())) {
                 throw new IllegalArgumentException("the outbox does not publish to " + topic);
             }
+        }
+
+        public Entry(Topic topic, String nodeUuid, SpecificRecordBase value) {
+            this(topic, nodeUuid, value, null);
+        }
+
+        /** This entry with its value framed now, for a caller that needs its size: it is not framed again. */
+        public Entry framed() {
+            return value == null || payload != null ? this
+                    : new Entry(topic, nodeUuid, value, RegistryFraming.frame(topic.topicName(), value));
         }
     }
 
@@ -182,7 +195,7 @@ public final class Outbox {
             parameters[p] = UUID.randomUUID();
             parameters[p + 1] = entry.nodeUuid();
             parameters[p + 2] = entry.topic().topicName();
-            parameters[p + 3] = entry.value() == null ? null : RegistryFraming.frame(entry.topic().topicName(), entry.value());
+            parameters[p + 3] = entry.framed().payload();
             parameters[p + 4] = traceparent;
             parameters[p + 5] = entry.value() instanceof NodeEvent event ? transition(event) : null;
         }

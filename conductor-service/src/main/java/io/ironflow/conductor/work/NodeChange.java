@@ -2,6 +2,7 @@ package io.ironflow.conductor.work;
 
 import io.ironflow.conductor.domain.ProvisionEvent;
 import io.ironflow.conductor.domain.ProvisionState;
+import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.messaging.NodeSnapshots;
 import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.node.NodeTransition;
@@ -20,6 +21,14 @@ import java.util.UUID;
  * them, a node-event per transition and the node's snapshot, with the requests to other services made meanwhile.
  */
 public final class NodeChange {
+
+    /**
+     * The largest snapshot an intent may leave a node with (its fields, ports and portgroups, as published). The
+     * snapshot goes on node-state and, in the intent's answer, on intent-results, and Kafka takes no record over
+     * the producer's max.request.size (1 MiB): the other half is room for what the conductor's own work adds
+     * (last_error, steps), which is never refused. Past 1 MiB the relay dead-letters the record.
+     */
+    public static final int MAX_NODE_BYTES = 512 * 1024;
 
     private final Node aggregate;
     private final String intentId;
@@ -114,15 +123,24 @@ public final class NodeChange {
         return changed || !aggregate.transitions().isEmpty();
     }
 
-    /** Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. */
+    /**
+     * Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. An
+     * intent's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400).
+     */
     public Uni<Void> announce() {
         if (!changed()) {
             return Uni.createFrom().voidItem();
         }
         aggregate.stamp(conductor);
         String key = aggregate.uuid().toString();
+        Outbox.Entry snapshot = new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())).framed();
+        if (intentId != null && snapshot.payload().length > MAX_NODE_BYTES) {
+            throw Rejection.badRequest("Node " + key + " would take " + snapshot.payload().length + " bytes with this"
+                    + " change, more than the " + MAX_NODE_BYTES + " bytes a node may take with its ports and portgroups;"
+                    + " nothing was changed.");
+        }
         List<Outbox.Entry> rows = new ArrayList<>(eventRows());
-        rows.add(new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())));
+        rows.add(snapshot);
         rows.addAll(requests);
         return Outbox.append(rows);
     }
