@@ -181,6 +181,10 @@ class ActionsTest {
                 400, "BadRequest");
         airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"],\"preserve-local-storage\":\"maybe\"}}").then(),
                 400, "BadRequest");
+        for (String name : List.of("Node-1", "node_1", "a/b", "../x", "-x", "x".repeat(254), "x".repeat(2_000_000))) {
+            airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"" + name + "\"]}}").then(),
+                    400, "BadRequest");
+        }
         for (String timeouts : List.of("\"drain-node-timeout\":\"soon\"", "\"etcd-ready-timeout\":1.5", "\"clear-labels-timeout\":0",
                 "\"remove-etcd-timeout\":[30]", "\"drain-node-timeout\":60,\"drain-node-grace-period\":60",
                 "\"drain-node-grace-period\":3600")) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
@@ -97,6 +98,12 @@ public class ActionRequests {
         return new StepFailure(409, "Conflict", message, List.of(StatusMessage.error(null, message)));
     }
 
+    /**
+     * What Kubernetes accepts as a Node's name. Every step works on the node under it, so another name can never
+     * be torn down; refused up front, it cannot reach a step's API path or grow an event past Kafka's limit.
+     */
+    private static final Pattern KUBERNETES_NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
     static List<String> targetNodes(Map<String, Object> params) {
         Object value = params.get("target_nodes");
         List<String> nodes = new ArrayList<>();
@@ -115,6 +122,12 @@ public class ActionRequests {
             }
         } else if (value != null) {
             throw StepFailure.badRequest("target_nodes must be a list of node names");
+        }
+        for (String node : nodes) {
+            if (node.length() > 253 || !KUBERNETES_NODE_NAME.matcher(node).matches()) {
+                throw StepFailure.badRequest("target_nodes: " + (node.length() > 64 ? node.substring(0, 64) + "..." : node)
+                        + " is not a Kubernetes node name (lower-case RFC 1123 subdomain, at most 253 characters)");
+            }
         }
         if (nodes.stream().distinct().count() != nodes.size()) {
             throw StepFailure.badRequest("target_nodes names a node twice");

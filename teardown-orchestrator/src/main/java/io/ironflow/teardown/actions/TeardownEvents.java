@@ -17,6 +17,8 @@ import org.jboss.logging.Logger;
 public class TeardownEvents {
 
     private static final Logger LOG = Logger.getLogger(TeardownEvents.class);
+    /** Far below Kafka's 1 MiB, with room for the other fields at their largest (a node name is 253 characters). */
+    static final int MAX_MESSAGE = 8192;
 
     @Inject
     IronflowNodes nodes;
@@ -29,8 +31,18 @@ public class TeardownEvents {
             LOG.debugf("node %s: no uuid for its event (%s)", node, e.getMessage());
         }
         return TeardownStepEvent.newBuilder().setActionId(actionId).setNodeUuid(uuid).setNodeName(node)
-                .setStep(step).setStatus(status).setMessage(message).setTargetRevision(revision == null ? null : revision.longValue())
+                .setStep(step).setStatus(status).setMessage(bounded(message)).setTargetRevision(revision == null ? null : revision.longValue())
                 .setOccurredAt(Instant.now()).build();
+    }
+
+    /**
+     * A step's message as the event carries it: its first {@link #MAX_MESSAGE} characters. A message quotes what
+     * failed (an API server's answer, an exception), which has no size of its own; the action's status keeps it
+     * whole.
+     */
+    static String bounded(String message) {
+        return message == null || message.length() <= MAX_MESSAGE ? message
+                : message.substring(0, MAX_MESSAGE) + "... (" + (message.length() - MAX_MESSAGE) + " more characters)";
     }
 
     /** The record's Kafka key: the node's uuid, else its name. */
