@@ -53,6 +53,10 @@ public class EtcdGateway {
         for (String endpoint : endpoints) {
             try {
                 JsonNode answer = post(endpoint, "/v3/cluster/member/list", "{}");
+                if (!answer.path("members").isArray()) {
+                    // an answer without the list is no evidence that a node runs no member
+                    throw new IOException("answered no member list: " + abbreviate(answer.toString()));
+                }
                 List<EtcdMember> members = new ArrayList<>();
                 for (JsonNode m : answer.path("members")) {
                     members.add(new EtcdMember(m.path("ID").asText(), m.path("name").asText(""), texts(m.path("peerURLs")),
@@ -115,6 +119,8 @@ public class EtcdGateway {
                     return answer.path("error").asText();
                 }
                 return null;
+            } catch (Refused e) {
+                return e.getMessage();
             } catch (IOException e) {
                 errors.add(endpoint + ": " + e.getMessage());
             }
@@ -122,16 +128,42 @@ public class EtcdGateway {
         throw new Unreachable("no etcd endpoint answered the member removal " + errors);
     }
 
+    /**
+     * etcd answered with an error status: the gateway's error document says why ({@code message}, and {@code error}
+     * before etcd 3.5).
+     */
+    static class Refused extends IOException {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
     private JsonNode post(String endpoint, String path, String body) throws IOException {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(endpoint + path)).timeout(CALL_TIMEOUT)
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new Refused(refusal(response));
+            }
             return json.readTree(response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+    }
+
+    private String refusal(HttpResponse<String> response) {
+        try {
+            JsonNode error = json.readTree(response.body());
+            String message = error.path("message").asText(error.path("error").asText(""));
+            if (!message.isEmpty()) {
+                return message;
+            }
+        } catch (IOException e) {
+            // not the gateway's document (a proxy's page): its status and text say what there is to say
+        }
+        return "HTTP " + response.statusCode() + ": " + abbreviate(response.body());
     }
 
     private static List<String> texts(JsonNode array) {
