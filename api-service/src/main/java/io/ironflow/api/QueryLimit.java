@@ -22,6 +22,12 @@ public final class QueryLimit {
         try {
             limit = Integer.parseInt(text);
         } catch (NumberFormatException e) {
+            if (text.matches("\\+?[0-9]+")) {
+                return MAX; // past an int, as Python's int takes it: cut like any other large limit
+            }
+            if (text.matches("-[0-9]+")) {
+                throw ApiError.badRequest("Limit must be positive");
+            }
             throw ApiError.badRequest("Invalid input for field/attribute limit. Value: '" + text + "'. Wrong type. Expected 'int'");
         }
         if (limit <= 0) {
