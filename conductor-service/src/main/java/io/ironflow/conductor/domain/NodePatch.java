@@ -86,7 +86,7 @@ public final class NodePatch {
                 }
             }
             if (parts.length == 3) {
-                String member = parts[2].replace("~1", "/").replace("~0", "~");
+                String member = SubResourcePatch.member(parts[2]);
                 Object current = document.get(field);
                 Map<String, Object> dict = current instanceof Map<?, ?> m ? new LinkedHashMap<>((Map<String, Object>) m) : new LinkedHashMap<>();
                 if (kind.equals("remove")) {

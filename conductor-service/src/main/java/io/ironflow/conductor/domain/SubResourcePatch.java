@@ -51,14 +51,17 @@ public record SubResourcePatch(Set<String> writable, Set<String> dictionaries, S
             }
             Object value = remove ? null : JSON.convertValue(op.get("value"), Object.class);
             if (parts.length == 3) {
+                String member = member(parts[2]);
                 Map<String, Object> dict = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault(field, Map.of()));
                 if (remove) {
-                    if (!dict.containsKey(parts[2])) { // a member set to null exists, and can be removed
-                        throw Rejection.badRequest("Can't remove non-existent object '" + parts[2] + "'.");
+                    if (!dict.containsKey(member)) { // a member set to null exists, and can be removed
+                        throw Rejection.badRequest("Can't remove non-existent object '" + member + "' from " + field + ".");
                     }
-                    dict.remove(parts[2]);
+                    dict.remove(member);
+                } else if (kind.equals("replace") && !dict.containsKey(member)) {
+                    throw Rejection.badRequest("Can't replace non-existent object '" + member + "' in " + field + ".");
                 } else {
-                    dict.put(parts[2], value);
+                    dict.put(member, value);
                 }
                 doc.put(field, dict);
             } else if (remove) {
@@ -76,6 +79,11 @@ public record SubResourcePatch(Set<String> writable, Set<String> dictionaries, S
             }
         }
         return doc;
+    }
+
+    /** A dictionary member named by a patch path's token: RFC 6901 escapes {@code /} as ~1 and {@code ~} as ~0. */
+    static String member(String token) {
+        return token.replace("~1", "/").replace("~0", "~");
     }
 
     /** Ironic's message for a value of the wrong kind. */

@@ -40,6 +40,12 @@ class SubResourcePatchTest {
                 [{"op": "add", "path": "/extra/c", "value": null},
                  {"op": "remove", "path": "/extra/c"}]""");
         assertEquals(Map.of("a", 1), nulled.get("extra"), "a member set to null is removable by its path");
+        Map<String, Object> escaped = Port.patch(before, """
+                [{"op": "add", "path": "/extra/rack~1slot", "value": 1},
+                 {"op": "add", "path": "/extra/~0home", "value": 2}]""");
+        assertEquals(Map.of("a", 1, "rack/slot", 1, "~home", 2), escaped.get("extra"), "RFC 6901 escapes in a member's name");
+        assertEquals(Map.of("a", 1), Port.patch(escaped, """
+                [{"op": "remove", "path": "/extra/rack~1slot"}, {"op": "remove", "path": "/extra/~0home"}]""").get("extra"));
     }
 
     @Test
@@ -50,6 +56,8 @@ class SubResourcePatchTest {
         assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/pxe_enabled/x\", \"value\": 1}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/extra\", \"value\": \"text\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"remove\", \"path\": \"/extra/none\"}]"));
+        assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/extra/none\", \"value\": 1}]"),
+                "replace needs a member to replace (RFC 6902), add does not");
         // no value at all is not a null value: it would clear the field (a port leaving its portgroup)
         assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/portgroup_uuid\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/physical_network\"}]"));
