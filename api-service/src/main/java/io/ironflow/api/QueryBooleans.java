@@ -1,7 +1,7 @@
 package io.ironflow.api;
 
 import io.ironflow.api.errors.ApiError;
-import java.util.Locale;
+import io.ironflow.schemas.OsloBooleans;
 
 /** Boolean query parameters as Ironic reads them: oslo's strict bool_from_string ({@code True}, {@code no}, ...). */
 public final class QueryBooleans {
@@ -11,11 +11,7 @@ public final class QueryBooleans {
 
     /** {@code value} as a boolean; anything else is a 400 whose message starts with {@code context}. */
     public static boolean parse(String value, String context) {
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "1", "t", "true", "on", "y", "yes" -> true;
-            case "0", "f", "false", "off", "n", "no" -> false;
-            default -> throw ApiError.badRequest(context + "Unrecognized value '" + value + "', acceptable values are:"
-                    + " '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'");
-        };
+        return OsloBooleans.parse(value).orElseThrow(() -> ApiError.badRequest(context + "Unrecognized value '" + value
+                + "', acceptable values are: " + OsloBooleans.ACCEPTED));
     }
 }

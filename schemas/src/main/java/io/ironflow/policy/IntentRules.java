@@ -22,9 +22,9 @@ import io.ironflow.events.UpdateNode;
 import io.ironflow.events.UpdatePort;
 import io.ironflow.events.UpdatePortgroup;
 import io.ironflow.events.ValidateNode;
+import io.ironflow.schemas.OsloBooleans;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -110,14 +110,12 @@ public final class IntentRules {
         return rules;
     }
 
-    private static final Set<String> FALSE_WORDS = Set.of("0", "f", "false", "off", "n", "no");
-
     private static String fieldRule(String path, JsonNode value) {
         String field = path.startsWith("/") ? path.substring(1).split("/", 2)[0] : path;
         // As Ironic's strutils.bool_from_string(value) is False: "false", "0", "no" or 0 turn cleaning off as much
         // as false does, and the conductor stores them as false.
         if (field.equals("automated_clean") && value.isValueNode()
-                && FALSE_WORDS.contains(value.asText().trim().toLowerCase(Locale.ROOT))) {
+                && OsloBooleans.parse(value.asText()).filter(on -> !on).isPresent()) {
             return "baremetal:node:disable_cleaning";
         }
         if (field.equals("driver") || field.endsWith("_interface")) {

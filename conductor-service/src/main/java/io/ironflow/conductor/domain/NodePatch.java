@@ -3,9 +3,9 @@ package io.ironflow.conductor.domain;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.schemas.OsloBooleans;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,13 +38,8 @@ public final class NodePatch {
      */
     /** oslo's bool_from_string(strict=True), as Ironic's API validates boolean node fields. */
     private static Boolean bool(String field, String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "1", "t", "true", "on", "y", "yes" -> true;
-            case "0", "f", "false", "off", "n", "no" -> false;
-            default -> throw Rejection.badRequest("Invalid input for field/attribute " + field + ". Value: '" + text
-                    + "'. Unrecognized value '" + text + "', acceptable values are: '0', '1', 'f', 'false', 'n',"
-                    + " 'no', 'off', 'on', 't', 'true', 'y', 'yes'");
-        };
+        return OsloBooleans.parse(text).orElseThrow(() -> Rejection.badRequest("Invalid input for field/attribute " + field
+                + ". Value: '" + text + "'. Unrecognized value '" + text + "', acceptable values are: " + OsloBooleans.ACCEPTED));
     }
 
     @SuppressWarnings("unchecked")

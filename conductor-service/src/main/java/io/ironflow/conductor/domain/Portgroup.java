@@ -1,6 +1,6 @@
 package io.ironflow.conductor.domain;
 
-import java.util.Locale;
+import io.ironflow.schemas.OsloBooleans;
 import java.util.Map;
 import java.util.Set;
 
@@ -62,17 +62,8 @@ public final class Portgroup {
         if (value instanceof Boolean b) {
             return b;
         }
-        if (value instanceof String s) {
-            switch (s.trim().toLowerCase(Locale.ROOT)) {
-                case "1", "t", "true", "on", "y", "yes" -> {
-                    return true;
-                }
-                case "0", "f", "false", "off", "n", "no" -> {
-                    return false;
-                }
-                default -> {
-                }
-            }
+        if (value instanceof String s && OsloBooleans.parse(s).isPresent()) {
+            return OsloBooleans.parse(s).get();
         }
         throw SubResourcePatch.invalid("standalone_ports_supported", value);
     }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import io.ironflow.schemas.OsloBooleans;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * The migration as an admin command on the allocator's port:
@@ -19,9 +19,6 @@ import java.util.Set;
 @ApplicationScoped
 public class MigrationRoutes {
 
-    private static final Set<String> TRUE = Set.of("1", "t", "true", "on", "y", "yes");
-    private static final Set<String> FALSE = Set.of("0", "f", "false", "off", "n", "no");
-
     private final PreAllocationMigration migration;
     private final ObjectMapper json;
 
@@ -33,17 +30,17 @@ public class MigrationRoutes {
     void routes(@Observes Router router) {
         router.post("/admin/migrate-to-dynamic-allocation").blockingHandler(ctx -> {
             List<String> values = ctx.queryParam("dry_run");
-            String value = values.size() == 1 ? values.get(0).toLowerCase(Locale.ROOT) : values.isEmpty() ? "false" : null;
-            if (value == null || !TRUE.contains(value) && !FALSE.contains(value)) {
+            Optional<Boolean> dryRun = values.size() == 1 ? OsloBooleans.parse(values.get(0))
+                    : values.isEmpty() ? Optional.of(false) : Optional.empty();
+            if (dryRun.isEmpty()) {
                 ctx.response().setStatusCode(400).putHeader("Content-Type", "application/json")
                         .end("{\"error\":" + json.valueToTree("dry_run must be given once, as true or false, not "
                                 + values) + "}\n");
                 return;
             }
-            boolean dryRun = TRUE.contains(value);
             try {
                 ctx.response().putHeader("Content-Type", "application/json")
-                        .end(json.writerWithDefaultPrettyPrinter().writeValueAsString(migration.run(dryRun)) + "\n");
+                        .end(json.writerWithDefaultPrettyPrinter().writeValueAsString(migration.run(dryRun.get())) + "\n");
             } catch (Exception e) {
                 ctx.response().setStatusCode(503).putHeader("Content-Type", "application/json")
                         .end("{\"error\":" + json.valueToTree(String.valueOf(e.getMessage())) + "}\n");
