@@ -9,6 +9,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.TeardownStepEvent;
+import io.ironflow.teardown.actions.ActionStore;
 import io.ironflow.teardown.actions.OutboxRelay;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -52,6 +54,9 @@ class ActionsTest {
 
     @Inject
     OutboxRelay relay;
+
+    @Inject
+    ActionStore store;
 
     static final String SITE = """
             schema: promenade/EtcdClusters/v1
@@ -315,6 +320,28 @@ class ActionsTest {
     }
 
     /**
+     * A preserving destroy that fails once it set the skip list (the erase fails: clean failed) leaves the list and
+     * says so: restored, the operator's retry of the cleaning would wipe the data disks the action was to keep.
+     */
+    @Test
+    void aFailedPreservingDestroyKeepsTheDataDisksSkippedAndSaysSo() {
+        siteActionSucceeded();
+        activeNode("store-3", "{\"fake_disks\":[\"sda\",\"sdb\"]}");
+        ironic().body("[{\"op\":\"add\",\"path\":\"/driver_info/fake_fail_steps\",\"value\":[\"deploy.erase_devices\"]}]")
+                .patch("/v1/nodes/store-3").then().statusCode(200);
+        node("store-3");
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"store-3\"],"
+                + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
+        assertEquals("Failed", awaitEnd(id));
+        JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
+        assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+        String message = action.getString("steps[2].message");
+        assertTrue(message.contains("clean failed") && message.contains("local storage is still preserved"), message);
+        assertEquals("clean failed", ironflowNode("store-3").getString("provision_state"));
+        assertEquals(List.of(Map.of("name", "sdb")), ironflowNode("store-3").getList("properties.skip_block_devices"));
+    }
+
+    /**
      * A skip-list update the conductor refuses (here: another conductor holds the node, so it answers NodeLocked)
      * fails the destroy at once with the conductor's reason, not at the destroy's 900 s timeout; nothing is undeployed.
      * An undecodable record on ironflow.intent-results ahead of the answer, or one of another type, is passed over,
@@ -489,6 +516,36 @@ class ActionsTest {
         assertEquals("Failed", awaitEnd(id));
         airship(given().post("/api/v1.0/actions/" + id + "/control/unpause").then(), 409, "Conflict");
         airship(given().post("/api/v1.0/actions/" + id + "/control/explode").then(), 404, "NotFound");
+    }
+
+    /**
+     * Pause and unpause are compare-and-sets: a runner that read a pause request rests the action only if the
+     * request still stands, so an unpause that came in between (202) is not undone by an action left Paused with
+     * no request, which nothing would resume. The action here is another instance's (its lease), so no runner of
+     * this one moves it: the test plays the runner's part.
+     */
+    @Test
+    void anUnpauseBetweenTheRunnersReadAndItsPauseWins() {
+        String id = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle,"
+                + " pause_requested, updated_at) VALUES (?, 'deploy_site', '{}', 'test', now(), 'Processing', true, now())"
+                + " RETURNING id), l AS (INSERT INTO teardown.action_leases VALUES (?, 'another-instance',"
+                + " now() + interval '1 hour')) SELECT id FROM a", id, id);
+        given().post("/api/v1.0/actions/" + id + "/control/unpause").then().statusCode(202);
+        assertFalse(store.pauseIfRequested(id), "the request was withdrawn after the runner read it");
+        assertEquals("Processing|false", sql("SELECT lifecycle || '|' || pause_requested FROM teardown.actions WHERE id = ?", id));
+
+        given().post("/api/v1.0/actions/" + id + "/control/pause").then().statusCode(202);
+        assertTrue(store.pauseIfRequested(id));
+        assertEquals("Paused", sql("SELECT lifecycle FROM teardown.actions WHERE id = ?", id));
+        given().post("/api/v1.0/actions/" + id + "/control/unpause").then().statusCode(202);
+        assertEquals("Pending|false", sql("SELECT lifecycle || '|' || pause_requested FROM teardown.actions WHERE id = ?", id));
+        airship(given().post("/api/v1.0/actions/" + id + "/control/unpause").then(), 409, "Conflict");
+        given().post("/api/v1.0/actions/" + id + "/control/pause").then().statusCode(202);
+        given().post("/api/v1.0/actions/" + id + "/control/stop").then().statusCode(202);
+        assertFalse(store.pauseIfRequested(id), "a stop outranks a pause");
+        sql("WITH l AS (DELETE FROM teardown.action_leases WHERE action_id = ? RETURNING 1),"
+                + " a AS (DELETE FROM teardown.actions WHERE id = ? RETURNING 1) SELECT count(*) FROM a", id, id);
     }
 
     @Test

@@ -170,13 +170,10 @@ public class ActionRequests {
                 return !finished && !paused && !action.stopRequested() && store.request(id, "pause_requested", true);
             }
             case "unpause" -> {
-                if (finished || !paused || !store.request(id, "pause_requested", false)) {
+                if (!store.unpause(id)) {
                     return false;
                 }
-                if (Lifecycle.PAUSED.equals(action.lifecycle())) {
-                    store.lifecycle(id, Lifecycle.PENDING);
-                }
-                runner.submit(id);
+                runner.submit(id); // a runner still on its way out of a pause leaves it to the next rescan
                 return true;
             }
             case "stop" -> {

@@ -162,9 +162,11 @@ public class ActionRunner {
                 return;
             }
             if (action.pauseRequested()) {
-                store.lifecycle(id, Lifecycle.PAUSED);
-                LOG.infof("action %s paused", id);
-                return;
+                if (store.pauseIfRequested(id)) {
+                    LOG.infof("action %s paused", id);
+                    return;
+                }
+                continue; // unpaused or stopped since it was read: look again
             }
             if (next == null) {
                 end(action, Lifecycle.COMPLETE);

@@ -138,6 +138,25 @@ public class ActionStore {
         }
     }
 
+    /**
+     * Rests the action Paused if a pause is still requested (and no stop): false when an unpause or a stop came
+     * after the runner read the request, which then goes on instead of resting an action nobody wants paused.
+     */
+    public boolean pauseIfRequested(String id) {
+        return update("UPDATE actions SET lifecycle = 'Paused', updated_at = now() WHERE id = ? AND pause_requested"
+                + " AND NOT stop_requested AND lifecycle NOT IN ('Complete', 'Failed')", id) == 1;
+    }
+
+    /**
+     * Withdraws a pause, requested or taken, in one statement (so a runner's {@link #pauseIfRequested} comes before
+     * or after it, never between): a Paused action becomes Pending again. False when there was none to withdraw.
+     */
+    public boolean unpause(String id) {
+        return update("UPDATE actions SET pause_requested = false, lifecycle = CASE WHEN lifecycle = 'Paused' THEN 'Pending'"
+                + " ELSE lifecycle END, updated_at = now() WHERE id = ? AND lifecycle NOT IN ('Complete', 'Failed')"
+                + " AND (pause_requested OR lifecycle = 'Paused')", id) == 1;
+    }
+
     /** Sets a control flag on an unfinished action; false when the action is finished or unknown. */
     public boolean request(String id, String column, boolean value) {
         if (!column.equals("pause_requested") && !column.equals("stop_requested")) {

@@ -78,6 +78,8 @@ public class ConductorDestroy {
         List<String> sent = new ArrayList<>();
         try {
             return destroy(actionId, name, preserveLocalStorage, sent);
+        } catch (StepFailure failed) {
+            throw preserveLocalStorage ? stillPreserving(actionId, name, failed) : failed;
         } finally {
             sent.forEach(answers::forget); // however the step ends: nobody waits for these answers any more
         }
@@ -157,6 +159,30 @@ public class ConductorDestroy {
         Sent restored = send(sent, actionId, node, "unskip-data-disks", UpdateNode.newBuilder().setPatch(patch.toString()).build());
         return awaitNode(node.name(), deadline, done, before.isMissingNode() ? "its skip list removed" : "the operator's skip list back",
                 restored, n -> before.equals(n.document().path("properties").path(SKIP)));
+    }
+
+    /**
+     * A failed destroy that had replaced the node's skip list leaves it in place, and says so: restoring the
+     * operator's list would let the operator's next cleaning (the retry of a clean failed, say) wipe the data disks
+     * this action was asked to keep, which cannot be undone; a list left too long only keeps data.
+     */
+    private StepFailure stillPreserving(String actionId, String name, StepFailure failed) {
+        Optional<JsonNode> original = skipLists.original(actionId, name);
+        JsonNode now;
+        try {
+            now = nodes.find(name).map(n -> n.document().path("properties").path(SKIP)).orElse(null);
+        } catch (IllegalStateException e) {
+            return failed; // the node cannot be read: nothing more is known than the failure says
+        }
+        if (original.isEmpty() || now == null || now.isMissingNode() || now.equals(original.get())) {
+            return failed;
+        }
+        String note = "local storage is still preserved: properties.skip_block_devices of node " + name + " is " + now
+                + ", so cleaning skips those disks until it is changed back to the operator's "
+                + (original.get().isMissingNode() ? "(none)" : original.get().toString());
+        List<StatusMessage> details = new ArrayList<>(failed.status().details().messageList());
+        details.add(StatusMessage.info(name, note));
+        return new StepFailure(failed.status().code(), failed.status().reason(), failed.status().message() + "; " + note, details);
     }
 
     /**
