@@ -37,6 +37,7 @@ public class Allocator {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
         }
+        boolean creating = false;
         try {
             JsonNode hardware = oneView.serverHardware(serverHardwareUri);
             String profile = text(hardware, "serverProfileUri");
@@ -44,11 +45,16 @@ public class Allocator {
                 case ONEVIEW:
                     return Allocation.failed(inUseMessage(node, hardware, profile), true);
                 case IRONFLOW:
-                    if (!profile.equals(applied)) {
-                        LOG.infof("node %s: adopting %s on %s, created by Ironflow for it but never recorded (a crash"
-                                + " between creating and answering)", node, profile, serverHardwareUri);
+                    Allocation adopted = adopt(node, serverHardwareUri, hardware, applied);
+                    if (adopted != null) {
+                        return adopted;
                     }
-                    return Allocation.applied(profile, profile.equals(applied)).withPower(power(hardware));
+                    hardware = oneView.serverHardware(serverHardwareUri); // its profile did not apply: start afresh
+                    if (text(hardware, "serverProfileUri") != null) {
+                        return Allocation.failed("The server profile " + profile + " Ironflow created for node " + node
+                                + " did not apply to " + serverHardwareUri + " (" + hardware.path("state").asText() + ").", false);
+                    }
+                    break;
                 default:
                     break;
             }
@@ -60,26 +66,60 @@ public class Allocator {
                         serverHardwareUri);
             }
             String name = (purpose == Purpose.DEPLOY ? "Ironflow Deploy [" : "Ironflow Cleaning [") + node + "]";
+            creating = true;
             return Allocation.applied(oneView.createProfileFromTemplate(templateUri, serverHardwareUri, name,
                     ProfileMark.describe(node, requestId)), false).withPower(power(hardware));
-        } catch (OneViewFailure e) {
-            boolean taken = "PROFILE_ALREADY_EXISTS_IN_SERVER".equals(e.errorCode());
-            if (taken) { // a OneView user won the race between our look and our POST: name the holder, as above
-                try {
-                    JsonNode hardware = oneView.serverHardware(serverHardwareUri);
-                    String holder = text(hardware, "serverProfileUri");
-                    if (holder != null) {
-                        return Allocation.failed(inUseMessage(node, hardware, holder), true);
-                    }
-                } catch (RuntimeException again) {
-                    // OneView's own message below says it already
-                }
+        } catch (OneViewFailure | OneViewUnavailable e) {
+            // The profile may be there all the same: a POST whose answer was lost, retried, is refused as a
+            // duplicate; a task followed past its timeout may yet end. What is on the hardware decides.
+            Allocation afterAll = creating ? afterFailure(node, serverHardwareUri, applied) : null;
+            if (afterAll != null) {
+                return afterAll;
             }
+            if (e instanceof OneViewUnavailable) {
+                return Allocation.failed("OneView is unavailable: " + e.getMessage(), false);
+            }
+            boolean taken = "PROFILE_ALREADY_EXISTS_IN_SERVER".equals(((OneViewFailure) e).errorCode());
             return Allocation.failed("OneView could not apply a server profile to " + serverHardwareUri + " for node " + node
                     + (taken ? " (in use by OneView)" : "") + ": " + e.getMessage(), taken);
-        } catch (OneViewUnavailable e) {
-            return Allocation.failed("OneView is unavailable: " + e.getMessage(), false);
         }
+    }
+
+    /**
+     * After a failed apply: Ironflow's profile for this node on the hardware is adopted (once applied), a OneView
+     * user's is named as the holder (they won the race between our look and our POST); null when the hardware
+     * says nothing more (free, or unreadable), and the failure stands.
+     */
+    private Allocation afterFailure(String node, String serverHardwareUri, String applied) {
+        try {
+            JsonNode hardware = oneView.serverHardware(serverHardwareUri);
+            String holder = text(hardware, "serverProfileUri");
+            return switch (judge(node, holder, applied)) {
+                case IRONFLOW -> adopt(node, serverHardwareUri, hardware, applied);
+                case ONEVIEW -> Allocation.failed(inUseMessage(node, hardware, holder), true);
+                default -> null;
+            };
+        } catch (RuntimeException again) {
+            return null;
+        }
+    }
+
+    /**
+     * Ironflow's profile for this node on the hardware, once OneView has finished applying it: a profile still
+     * being applied is not yet usable, and one whose task fails is removed by OneView. Null when it did not apply.
+     */
+    private Allocation adopt(String node, String serverHardwareUri, JsonNode hardware, String applied) {
+        String profile = text(hardware, "serverProfileUri");
+        hardware = oneView.settled(serverHardwareUri, hardware);
+        if (!profile.equals(text(hardware, "serverProfileUri")) || !"ProfileApplied".equals(hardware.path("state").asText())) {
+            LOG.infof("node %s: %s on %s did not apply (%s)", node, profile, serverHardwareUri, hardware.path("state").asText());
+            return null;
+        }
+        if (!profile.equals(applied)) {
+            LOG.infof("node %s: adopting %s on %s, created by Ironflow for it but never recorded (an answer lost, or a"
+                    + " crash between creating and answering)", node, profile, serverHardwareUri);
+        }
+        return Allocation.applied(profile, profile.equals(applied)).withPower(power(hardware));
     }
 
     public Allocation remove(String node, String serverHardwareUri, String applied) {

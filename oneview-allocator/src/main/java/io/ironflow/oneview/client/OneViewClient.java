@@ -20,6 +20,8 @@ public class OneViewClient {
 
     private static final Set<String> RUNNING = Set.of("New", "Starting", "Pending", "Running", "Suspended", "Stopping");
     private static final Set<String> SUCCEEDED = Set.of("Completed", "Warning");
+    /** Server hardware states while a profile task runs on it. */
+    private static final Set<String> SETTLING = Set.of("ApplyingProfile", "RemovingProfile");
 
     private final OneViewHttp http;
     private final Duration taskTimeout;
@@ -35,7 +37,29 @@ public class OneViewClient {
 
     /** {@code GET} a server hardware by URI; its {@code serverProfileUri} is null when no profile is applied. */
     public JsonNode serverHardware(String uri) {
-        return http.exchange("GET", uri, null, null).body();
+        JsonNode hardware = http.exchange("GET", uri, null, null).body();
+        if (!hardware.isObject()) { // read as free hardware, an empty answer would let a profile be forgotten
+            throw new OneViewFailure(200, "BAD_ANSWER", "OneView answered GET " + uri + " without the server hardware.");
+        }
+        return hardware;
+    }
+
+    /**
+     * {@code hardware} (as just read from {@code uri}) once its profile is no longer being applied or removed:
+     * read again every task poll until its {@code state} settles, up to the task timeout, then as it is.
+     */
+    public JsonNode settled(String uri, JsonNode hardware) {
+        long deadline = System.nanoTime() + taskTimeout.toNanos();
+        while (SETTLING.contains(hardware.path("state").asText()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(taskPoll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OneViewUnavailable("interrupted while waiting for " + uri + " to settle", e);
+            }
+            hardware = serverHardware(uri);
+        }
+        return hardware;
     }
 
     /** Every server hardware, following {@code nextPageUri}. */

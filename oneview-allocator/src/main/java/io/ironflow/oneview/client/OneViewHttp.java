@@ -84,8 +84,39 @@ public class OneViewHttp {
         return session;
     }
 
+    /**
+     * Where {@code path} (a path, or a URI OneView or a node's fields gave) is on the appliance. Only its REST API:
+     * every request carries the session, an administrator's, and a node's server_hardware_uri or template URI is
+     * any text a member of the node's project may set. An absolute URI or {@code //host} elsewhere, another scheme
+     * or port, user info, or a path outside {@code /rest/} (after {@code ..} is resolved) is refused, not sent.
+     */
+    URI target(String path) {
+        URI target;
+        try {
+            target = base.resolve(path).normalize();
+        } catch (IllegalArgumentException e) {
+            throw new OneViewFailure(400, "INVALID_URI", "'" + abbreviate(path) + "' is not a URI: " + e.getMessage());
+        }
+        boolean appliance = base.getScheme().equalsIgnoreCase(target.getScheme()) && target.getRawUserInfo() == null
+                && base.getHost() != null && base.getHost().equalsIgnoreCase(target.getHost()) && port(base) == port(target)
+                && target.getRawPath() != null && target.getRawPath().startsWith("/rest/");
+        if (!appliance) {
+            throw new OneViewFailure(400, "INVALID_URI", "'" + abbreviate(path) + "' is not a URI of the OneView appliance's"
+                    + " REST API (" + base.resolve("/rest/") + "...); nothing was sent to it.");
+        }
+        return target;
+    }
+
+    private static int port(URI uri) {
+        return uri.getPort() != -1 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
+    }
+
     private Answer send(String method, String path, Object body, String ifMatch, String auth) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(target(path))
                 .timeout(requestTimeout)
                 .header("X-API-Version", apiVersion)
                 .header("Accept", "application/json");
@@ -139,6 +170,10 @@ public class OneViewHttp {
         if (status >= 400) {
             throw new OneViewFailure(status, answer.body().path("errorCode").asText(""),
                     answer.body().path("message").asText("OneView answered " + status + " to " + method + " " + path));
+        }
+        if (status < 200 || status >= 300) { // a redirect or an empty 204 from something in between: no answer at all
+            throw new OneViewFailure(status, "UNEXPECTED_STATUS", "OneView answered " + status + " to " + method + " " + path
+                    + ", which is neither an answer nor an error.");
         }
         return answer;
     }

@@ -218,6 +218,64 @@ class AllocationRequestsTest {
         assertTrue(patches(node).isEmpty());
     }
 
+    /**
+     * A POST the appliance carried out but whose answer was lost (a dropped connection, a timeout) is retried and
+     * refused as a duplicate: the profile on the hardware is this node's, so it is adopted once applied, not
+     * reported failed or as a OneView user's.
+     */
+    @Test
+    void aProfileWhoseCreationAnswerWasLostIsAdoptedNotFailed() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(10);
+        fault(Map.of("type", "lose-answer", "method", "POST", "path", "/rest/server-profiles"));
+        long before = lastCall();
+        AllocationResult result = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null));
+        assertTrue(result.getSuccess(), result::toString);
+        assertFalse(result.getInUseByOneView());
+        assertEquals(get(hardware).getString("serverProfileUri"), result.getServerProfileUri());
+        assertEquals("ProfileApplied", get(hardware).getString("state"), "adopted once applied");
+        assertEquals(2, callsSince(before).stream().filter(c -> c.get("method").equals("POST")
+                && c.get("path").equals("/rest/server-profiles")).count(), "the lost one and its refused retry");
+        assertEquals(List.of("[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\",\"value\":\""
+                + result.getServerProfileUri() + "\"}]"), patches(node));
+        assertTrue(send(request(node, AllocationAction.REMOVE, AllocationPurpose.DEPLOY, hardware, result.getServerProfileUri()))
+                .getSuccess());
+    }
+
+    /**
+     * Every request carries the appliance's administrator session, and a node's server_hardware_uri is text a
+     * project member may set: one that leads anywhere but the appliance's REST API is refused, and nothing is sent.
+     */
+    @Test
+    void aServerHardwareUriOffTheApplianceIsRefusedAndTheSessionNeverLeaves() throws Exception {
+        com.sun.net.httpserver.HttpServer elsewhere = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        elsewhere.createContext("/", exchange -> {
+            seen.add(exchange.getRequestURI() + " auth=" + exchange.getRequestHeaders().getFirst("auth"));
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        elsewhere.start();
+        try {
+            String there = "127.0.0.1:" + elsewhere.getAddress().getPort();
+            String appliance = OneViewAdmin.url();
+            for (String uri : List.of("http://" + there + "/rest/server-hardware/x", "//" + there + "/rest/server-hardware/x",
+                    "/rest/../admin/calls", "/admin/calls", appliance.replace("http://", "http://user@") + "/rest/server-hardware/x",
+                    "/rest/server-hardware/a b")) {
+                String node = UUID.randomUUID().toString();
+                AllocationResult refused = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, uri, null));
+                assertFalse(refused.getSuccess(), uri);
+                assertFalse(refused.getInUseByOneView(), uri);
+                assertTrue(refused.getErrorMessage().contains("not a URI"), refused.getErrorMessage());
+                assertFalse(send(power(node, uri, "power off")).getSuccess(), uri);
+            }
+            assertEquals(List.of(), seen, "nothing reached the other server");
+        } finally {
+            elsewhere.stop(0);
+        }
+    }
+
     @Inject
     OneViewClient client;
 

@@ -12,14 +12,16 @@ import java.util.Set;
  * Faults a test or demo injected through {@code POST /admin/faults}: {@code latency} (delay answers by
  * {@code millis}), {@code status} (answer {@code status}, e.g. 503, in OneView's error shape, or with
  * {@code "html": true} as the HTML page a proxy in front of the appliance, or one restarting, answers) and
- * {@code fail-task} (the next task named {@code task}, or any, ends in Error with {@code message}). Each applies
+ * {@code fail-task} (the next task named {@code task}, or any, ends in Error with {@code message}) and
+ * {@code lose-answer} (the request is carried out, then the connection closed instead of answering: a timeout or
+ * a dropped connection after the appliance acted, which the client cannot tell from one before). Each applies
  * to requests whose path starts with {@code path} (default every {@code /rest/} path) and {@code method} (default
  * any), {@code count} times (default once; -1 for ever). {@code expire-sessions} is not kept: it ends every
  * session at once.
  */
 public final class Faults {
 
-    static final Set<String> TYPES = Set.of("latency", "status", "fail-task");
+    static final Set<String> TYPES = Set.of("latency", "status", "fail-task", "lose-answer");
 
     /** One injected fault and how many more times it applies. */
     public static final class Fault {

@@ -123,6 +123,9 @@ public class OneViewRoutes {
                 error(ctx, new OneViewError(forced.get().status(), "INJECTED_FAULT", forced.get().message(), "Retry later."));
                 return;
             }
+            if (faults.take("lose-answer", method, path).isPresent()) {
+                ctx.addHeadersEndHandler(v -> ctx.request().connection().close());
+            }
             safely(ctx, () -> {
                 if (!path.equals("/rest/version")) {
                     requireApiVersion(ctx.request().getHeader("X-API-Version"));
