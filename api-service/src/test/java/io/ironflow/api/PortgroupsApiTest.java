@@ -85,6 +85,9 @@ class PortgroupsApiTest extends WithFakeConductor {
         String name = Api.latest().get("/v1/portgroups/" + first).path("name");
         assertEquals(first, Api.latest().get("/v1/portgroups/" + name).path("uuid"), "by name too");
         assertEquals(404, Api.latest().get("/v1/portgroups/" + UUID.randomUUID()).statusCode());
+        assertEquals(List.of("uuid", "links"), List.copyOf(((java.util.Map<?, ?>) Api.latest()
+                .get("/v1/portgroups/" + first + "?fields=uuid").as(java.util.Map.class)).keySet()), "links whatever the fields");
+        assertEquals(404, Api.latest().get("/v1/portgroups?limit=1&marker=" + UUID.randomUUID()).statusCode(), "a marker gone");
         assertEquals(400, Api.latest().get("/v1/portgroups?node=" + node + "&address=52:54:00:dd:00:01").statusCode());
         assertEquals(400, Api.latest().get("/v1/portgroups?bogus=1").statusCode());
         Response old = RestAssured.given().header(Api.VERSION_HEADER, "1.25").get("/v1/portgroups/" + first);

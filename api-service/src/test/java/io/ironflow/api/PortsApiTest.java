@@ -50,9 +50,18 @@ class PortsApiTest extends WithFakeConductor {
         assertEquals(400, Api.latest().contentType("application/json").body("{\"node_uuid\": \"" + node + "\"}").post("/v1/ports").statusCode());
         assertEquals(400, Api.latest().contentType("application/json").body("{\"address\": \"a\", \"node_uuid\": \"" + node
                 + "\", \"bogus\": 1}").post("/v1/ports").statusCode());
-        assertEquals(404, Api.latest().contentType("application/json").body("{\"address\": \"52:54:00:aa:bb:02\","
+        // Ironic: a node the port's body names that is not there is 400 (NodeNotFound with BAD_REQUEST)
+        assertEquals(400, Api.latest().contentType("application/json").body("{\"address\": \"52:54:00:aa:bb:02\","
                 + " \"node_uuid\": \"" + UUID.randomUUID() + "\"}").post("/v1/ports").statusCode());
+        assertEquals(400, Api.latest().contentType("application/json").body("{\"address\": \"52:54:00:aa:bb:02\","
+                + " \"node_uuid\": \"" + node + "\", \"pxe_enabled\": \"maybe\"}").post("/v1/ports").statusCode());
         assertEquals(1, conductor.intentsFor(node).size(), "refusals send nothing");
+
+        // openstack baremetal port create --pxe-enabled false sends the text, which Ironic's args.boolean reads
+        Response text = Api.latest().contentType("application/json").body("{\"address\": \"52:54:00:aa:bb:03\","
+                + " \"node_uuid\": \"" + node + "\", \"pxe_enabled\": \"false\"}").post("/v1/ports");
+        assertEquals(201, text.statusCode(), text.asString());
+        assertEquals(Boolean.FALSE, ((CreatePort) conductor.intentsFor(node).get(1).getCommand()).getPxeEnabled());
     }
 
     @Test
@@ -74,6 +83,19 @@ class PortsApiTest extends WithFakeConductor {
         assertEquals(ports.subList(2, 3), Api.latest().get("/v1/ports?node_uuid=" + node + "&limit=2&marker=" + ports.get(1))
                 .path("ports.uuid"));
         assertEquals(List.of(ports.get(1)), Api.latest().get("/v1/ports?address=52:54:00:00:00:A2").path("ports.uuid"));
+        // openstack baremetal port list --sort address:desc, paged: the marker's place in that order
+        Response sorted = Api.latest().get("/v1/ports?node_uuid=" + node + "&sort_key=address&sort_dir=desc&limit=2");
+        assertEquals(List.of(ports.get(2), ports.get(1)), sorted.path("ports.uuid"));
+        assertEquals(List.of(ports.get(0)), Api.latest().get("/v1/ports?node_uuid=" + node
+                + "&sort_key=address&sort_dir=desc&limit=2&marker=" + ports.get(1)).path("ports.uuid"));
+        assertEquals(400, Api.latest().get("/v1/ports?sort_key=extra").statusCode(), "a dictionary is not sortable");
+        // a marker deleted since the last page is Ironic's 404, not an empty page that reads as the list's end
+        Response gone = Api.latest().get("/v1/ports?node_uuid=" + node + "&limit=2&marker=" + UUID.randomUUID());
+        assertEquals(404, gone.statusCode(), gone.asString());
+        assertTrue(gone.asString().contains("could not be found"), gone.asString());
+        Response some = Api.latest().get("/v1/ports/" + ports.get(0) + "?fields=uuid,address");
+        assertEquals(List.of("uuid", "address", "links"), List.copyOf(((java.util.Map<?, ?>) some.as(java.util.Map.class)).keySet()));
+        assertEquals(400, Api.latest().get("/v1/ports/" + ports.get(0) + "?fields=bogus").statusCode());
         assertEquals("52:54:00:00:00:a3", Api.latest().get("/v1/ports/" + ports.get(2)).path("address"));
         assertEquals(404, Api.latest().get("/v1/ports/" + UUID.randomUUID()).statusCode());
         assertEquals(400, Api.latest().get("/v1/ports?bogus=1").statusCode());

@@ -1,6 +1,7 @@
 package io.ironflow.api.history;
 
 import io.ironflow.api.documents.IronicRendering;
+import io.ironflow.api.ListMarker;
 import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.auth.Access;
@@ -113,6 +114,9 @@ public class NodeHistoryResource {
             return client.preparedQuery(sql).execute(Tuple.from(values)).map(rows -> {
                 List<Map<String, Object>> entries = new ArrayList<>();
                 rows.forEach(row -> entries.add(document(row, node, detail, uri.getBaseUri())));
+                return entries;
+            }).flatMap(page -> ListMarker.found(client, page, marker, "node_history", "event_id",
+                    "Node history record " + marker + " could not be found.")).map(entries -> {
                 Map<String, Object> collection = new LinkedHashMap<>();
                 collection.put("history", entries);
                 if (entries.size() == limit) {

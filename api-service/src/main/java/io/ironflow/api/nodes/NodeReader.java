@@ -7,6 +7,7 @@ import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
+import io.ironflow.api.ListMarker;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -142,7 +143,7 @@ public class NodeReader {
             List<NodeSnapshot> nodes = new ArrayList<>();
             rows.forEach(row -> nodes.add(toSnapshot(row)));
             return nodes;
-        });
+        }).flatMap(page -> ListMarker.found(client, page, query.marker(), "nodes", "uuid", "Node " + query.marker() + " could not be found."));
     }
 
     /**

@@ -3,6 +3,8 @@ package io.ironflow.api.portgroups;
 import io.ironflow.api.nodes.NodeReader;
 import io.ironflow.events.PortgroupSnapshot;
 import io.smallrye.mutiny.Uni;
+import io.ironflow.api.ListMarker;
+import io.ironflow.api.QuerySort;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -37,18 +39,19 @@ public class PortgroupReader {
                 .map(rows -> rows.iterator().hasNext() ? of(rows.iterator().next()) : null);
     }
 
-    /** One page: the conditions' portgroups after the marker, in id order (ascending or descending). */
-    Uni<List<StoredPortgroup>> list(List<String> conditions, List<Object> values, UUID marker, boolean descending, int limit) {
+    /** One page: the conditions' portgroups after the marker, in the sort's order ({@code id} breaking ties). */
+    Uni<List<StoredPortgroup>> list(List<String> conditions, List<Object> values, UUID marker, QuerySort sort, int limit) {
         List<Object> parameters = new ArrayList<>(values);
         List<String> where = new ArrayList<>(conditions);
         if (marker != null) {
             parameters.add(marker);
-            where.add("id " + (descending ? "<" : ">") + " (SELECT id FROM portgroups WHERE uuid = $" + parameters.size() + ")");
+            where.add(sort.after("portgroups", parameters.size()));
         }
         parameters.add(limit);
         String sql = "SELECT " + COLUMNS + " FROM portgroups" + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
-                + " ORDER BY id" + (descending ? " DESC" : "") + " LIMIT $" + parameters.size();
-        return client.preparedQuery(sql).execute(Tuple.from(parameters)).map(PortgroupReader::all);
+                + " ORDER BY " + sort.orderBy() + " LIMIT $" + parameters.size();
+        return client.preparedQuery(sql).execute(Tuple.from(parameters)).map(PortgroupReader::all)
+                .flatMap(page -> ListMarker.found(client, page, marker, "portgroups", "uuid", "Portgroup " + marker + " could not be found."));
     }
 
     private static List<StoredPortgroup> all(RowSet<Row> rows) {

@@ -96,7 +96,7 @@ public class PortgroupsResource {
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @Context UriInfo uri) {
         Microversions.requireResource("portgroups", version.get(), PATH);
         List<String> fields = uri.getQueryParameters().getFirst("fields") == null ? PortgroupDocument.FIELDS
-                : fields(uri.getQueryParameters().getFirst("fields"), version.get());
+                : withLinks(fields(uri.getQueryParameters().getFirst("fields"), version.get()));
         return require(ident, access.caller(), "baremetal:portgroup:get").map(p -> PortgroupDocument.of(p.portgroup(), p.nodeUuid(), uri.getBaseUri(), version.get(), fields));
     }
 
@@ -214,9 +214,7 @@ public class PortgroupsResource {
                 throw ApiError.badRequest("Expected a UUID for marker but received " + query.getFirst("marker") + ".");
             }
         }
-        QuerySort sort = QuerySort.parse(query);
-        String sortKey = sort.key();
-        String sortDir = sort.dir();
+        QuerySort sort = QuerySort.parse(query, QuerySort.PORTGROUPS);
         String node = nodeIdent != null ? nodeIdent : query.getFirst("node");
         String address = query.getFirst("address");
         if (node != null && address != null) {
@@ -241,7 +239,7 @@ public class PortgroupsResource {
                 values.add(n);
                 conditions.add("node_uuid = $" + values.size());
             }
-            return portgroups.list(conditions, values, after, sortDir.equals("desc"), limit);
+            return portgroups.list(conditions, values, after, sort, limit);
         }).map(page -> {
             List<Map<String, Object>> docs = new ArrayList<>();
             page.forEach(p -> docs.add(PortgroupDocument.of(p.portgroup(), p.nodeUuid(), uri.getBaseUri(), requested, shown)));

@@ -50,9 +50,7 @@ final class PortList {
         }
         int limit = QueryLimit.parse(query.getFirst("limit"));
         UUID marker = query.getFirst("marker") == null ? null : uuid("marker", query.getFirst("marker"));
-        QuerySort sort = QuerySort.parse(query);
-        String sortKey = sort.key();
-        String sortDir = sort.dir();
+        QuerySort sort = QuerySort.parse(query, QuerySort.PORTS);
         String node = nodeIdent != null ? nodeIdent : query.getFirst("node") != null ? query.getFirst("node") : query.getFirst("node_uuid");
         List<String> conditions = new ArrayList<>();
         List<Object> values = new ArrayList<>();
@@ -89,7 +87,7 @@ final class PortList {
                 values.add(n);
                 conditions.add("node_uuid = $" + values.size());
             }
-            return ports.list(conditions, values, marker, sortDir.equals("desc"), limit);
+            return ports.list(conditions, values, marker, sort, limit);
         }).map(page -> {
             List<java.util.Map<String, Object>> docs = new ArrayList<>();
             page.forEach(p -> docs.add(PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version, shown)));
@@ -99,7 +97,8 @@ final class PortList {
         });
     }
 
-    private static List<String> withLinks(List<String> fields) {
+    /** {@code fields} and links, which Ironic's sanitize keeps whatever fields were asked for. */
+    static List<String> withLinks(List<String> fields) {
         List<String> shown = new ArrayList<>(fields);
         if (!shown.contains("links")) {
             shown.add("links");

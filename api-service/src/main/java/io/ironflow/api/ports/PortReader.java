@@ -2,6 +2,8 @@ package io.ironflow.api.ports;
 
 import io.ironflow.events.PortSnapshot;
 import io.smallrye.mutiny.Uni;
+import io.ironflow.api.ListMarker;
+import io.ironflow.api.QuerySort;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -39,18 +41,19 @@ public class PortReader {
                 .execute(Tuple.of(node)).map(PortReader::all);
     }
 
-    /** One page: the conditions' ports after the marker, in id order (ascending or descending). */
-    Uni<List<StoredPort>> list(List<String> conditions, List<Object> values, UUID marker, boolean descending, int limit) {
+    /** One page: the conditions' ports after the marker, in the sort's order ({@code id} breaking ties). */
+    Uni<List<StoredPort>> list(List<String> conditions, List<Object> values, UUID marker, QuerySort sort, int limit) {
         List<Object> parameters = new ArrayList<>(values);
         List<String> where = new ArrayList<>(conditions);
         if (marker != null) {
             parameters.add(marker);
-            where.add("id " + (descending ? "<" : ">") + " (SELECT id FROM ports WHERE uuid = $" + parameters.size() + ")");
+            where.add(sort.after("ports", parameters.size()));
         }
         parameters.add(limit);
         String sql = "SELECT " + COLUMNS + " FROM ports" + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
-                + " ORDER BY id" + (descending ? " DESC" : "") + " LIMIT $" + parameters.size();
-        return client.preparedQuery(sql).execute(Tuple.from(parameters)).map(PortReader::all);
+                + " ORDER BY " + sort.orderBy() + " LIMIT $" + parameters.size();
+        return client.preparedQuery(sql).execute(Tuple.from(parameters)).map(PortReader::all)
+                .flatMap(page -> ListMarker.found(client, page, marker, "ports", "uuid", "Port " + marker + " could not be found."));
     }
 
     private static List<StoredPort> all(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {

@@ -88,7 +88,9 @@ public class PortsResource {
     @GET
     @Path("/{uuid}")
     public Uni<Map<String, Object>> show(@PathParam("uuid") String uuid, @Context UriInfo uri) {
-        return require(uuid, access.caller(), "baremetal:port:get").map(p -> PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version.get(), PortDocument.FIELDS));
+        String asked = uri.getQueryParameters().getFirst("fields");
+        List<String> fields = asked == null ? PortDocument.FIELDS : PortList.withLinks(fields(asked, version.get()));
+        return require(uuid, access.caller(), "baremetal:port:get").map(p -> PortDocument.of(p.port(), p.nodeUuid(), uri.getBaseUri(), version.get(), fields));
     }
 
     @POST
@@ -111,15 +113,20 @@ public class PortsResource {
                 .setLocalLinkConnection(JsonBody.dict(port, "local_link_connection"))
                 .setExtra(JsonBody.dict(port, "extra"))
                 .setPortgroupUuid(port.hasNonNull("portgroup_uuid") ? JsonBody.uuid(port, "portgroup_uuid") : null);
-        if (port.has("pxe_enabled") && !port.get("pxe_enabled").isNull()) {
-            if (!port.get("pxe_enabled").isBoolean()) {
+        JsonNode pxe = port.get("pxe_enabled");
+        if (pxe != null && !pxe.isNull()) { // Ironic's args.boolean: the CLI's --pxe-enabled false sends text
+            if (!pxe.isBoolean() && !pxe.isTextual()) {
                 throw ApiError.badRequest("Invalid input for field/attribute pxe_enabled. Value: '"
-                        + RequestText.excerpt(port.get("pxe_enabled").toString()) + "'. Expected a boolean.");
+                        + RequestText.excerpt(pxe.toString()) + "'. Expected a boolean.");
             }
-            command.setPxeEnabled(port.get("pxe_enabled").booleanValue());
+            command.setPxeEnabled(pxe.isBoolean() ? pxe.booleanValue()
+                    : QueryBooleans.parse(pxe.asText(), "Invalid input for field/attribute pxe_enabled. Value: "));
         }
         Principal who = access.caller();
+        // Ironic: NodeNotFound is answered 400 in a port's body (also for a node the caller may not see)
         return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:port:create"))
+                .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
+                        ? ApiError.badRequest("Node " + nodeIdent + " could not be found.") : e)
                 .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/ports/" + uuid))

@@ -50,9 +50,11 @@ public final class Port {
     }
 
     private static Object value(String field, Object value, Map<String, Object> port) {
+        if (field.equals("pxe_enabled")) { // the CLI's --pxe-disabled sends "False"
+            return SubResourcePatch.bool(field, value);
+        }
         boolean typed = switch (field) {
             case "address" -> value instanceof String;
-            case "pxe_enabled" -> value instanceof Boolean;
             default -> value == null || value instanceof String; // physical_network, portgroup_uuid
         };
         if (!typed) {

@@ -1,6 +1,5 @@
 package io.ironflow.conductor.domain;
 
-import io.ironflow.schemas.OsloBooleans;
 import java.util.Map;
 import java.util.Set;
 
@@ -53,19 +52,8 @@ public final class Portgroup {
             case "name" -> requireName(value == null ? null : text(field, value), "Portgroup "
                     + portgroup.get("uuid") + ": Cannot change name to invalid name '" + value + "'");
             case "mode" -> text(field, value);
-            default -> bool(value); // standalone_ports_supported
+            default -> SubResourcePatch.bool(field, value); // standalone_ports_supported
         };
-    }
-
-    /** Ironic's args.boolean: a JSON boolean or its text form ("true", "no", ...). */
-    public static boolean bool(Object value) {
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        if (value instanceof String s && OsloBooleans.parse(s).isPresent()) {
-            return OsloBooleans.parse(s).get();
-        }
-        throw SubResourcePatch.invalid("standalone_ports_supported", value);
     }
 
     private static String text(String field, Object value) {

@@ -1,5 +1,6 @@
 package io.ironflow.conductor.domain;
 
+import io.ironflow.schemas.OsloBooleans;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
@@ -84,6 +85,17 @@ public record SubResourcePatch(Set<String> writable, Set<String> dictionaries, S
     /** A dictionary member named by a patch path's token: RFC 6901 escapes {@code /} as ~1 and {@code ~} as ~0. */
     static String member(String token) {
         return token.replace("~1", "/").replace("~0", "~");
+    }
+
+    /** Ironic's args.boolean: a JSON boolean or its text form ("true", "no", ...); anything else is 400. */
+    public static boolean bool(String field, Object value) {
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if (value instanceof String s && OsloBooleans.parse(s).isPresent()) {
+            return OsloBooleans.parse(s).get();
+        }
+        throw invalid(field, value);
     }
 
     /** Ironic's message for a value of the wrong kind. */

@@ -35,6 +35,8 @@ class SubResourcePatchTest {
         assertEquals("52:54:00:00:00:aa", after.get("address"));
         assertEquals(Map.of("b", "x"), after.get("extra"));
         assertEquals(true, after.get("pxe_enabled"));
+        assertEquals(false, Port.patch(before, "[{\"op\": \"add\", \"path\": \"/pxe_enabled\", \"value\": \"False\"}]")
+                .get("pxe_enabled"), "the CLI's --pxe-disabled sends text");
         assertEquals(port(), before, "the given document is not changed");
         Map<String, Object> nulled = Port.patch(before, """
                 [{"op": "add", "path": "/extra/c", "value": null},
@@ -55,6 +57,7 @@ class SubResourcePatchTest {
         assertEquals(400, refused(port(), "[{\"op\": \"move\", \"path\": \"/address\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"add\", \"path\": \"/pxe_enabled/x\", \"value\": 1}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/extra\", \"value\": \"text\"}]"));
+        assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/pxe_enabled\", \"value\": \"maybe\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"remove\", \"path\": \"/extra/none\"}]"));
         assertEquals(400, refused(port(), "[{\"op\": \"replace\", \"path\": \"/extra/none\", \"value\": 1}]"),
                 "replace needs a member to replace (RFC 6902), add does not");
