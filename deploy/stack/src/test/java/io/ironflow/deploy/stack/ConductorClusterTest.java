@@ -44,7 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Two conductor processes in one consumer group on real Kafka and PostgreSQL, driven only with the schemas
- * jar and plain Kafka clients: many nodes through interleaved intents ({@code stack.test.cluster-nodes}: 50 in the
+ * jar and plain Kafka clients: many nodes through interleaved intents ({@code stack.test.cluster-nodes}: 30 in the
  * README's test command, 200 with {@code -Pscale}), then a kill -9 of one conductor while nodes clean
  * asynchronously. Heartbeats are shrunk (1 s, dead after 5 s) so takeover fits in a test.
  */
@@ -53,7 +53,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ConductorClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final int NODES = Integer.getInteger("stack.test.cluster-nodes", 50);
+    private static final int NODES = Integer.getInteger("stack.test.cluster-nodes", 30);
     private static final List<String> LIFECYCLE = List.of("manage", "provide", "active", "deleted");
     private static final Map<String, String> STABLE_AFTER = Map.of("manage", "manageable", "provide", "available",
             "active", "active", "deleted", "available");

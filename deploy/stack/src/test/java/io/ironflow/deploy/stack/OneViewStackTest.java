@@ -43,7 +43,7 @@ class OneViewStackTest {
 
     private static final Duration STATE = Duration.ofSeconds(60);
     /** Nodes deployed at once: 25 in the README's test command, 100 with {@code -Pscale}. */
-    private static final int AT_ONCE = Integer.getInteger("stack.test.oneview-nodes", 25);
+    private static final int AT_ONCE = Integer.getInteger("stack.test.oneview-nodes", 12);
     private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
