@@ -83,6 +83,16 @@ class PortsApiTest extends WithFakeConductor {
         assertEquals(ports.subList(2, 3), Api.latest().get("/v1/ports?node_uuid=" + node + "&limit=2&marker=" + ports.get(1))
                 .path("ports.uuid"));
         assertEquals(List.of(ports.get(1)), Api.latest().get("/v1/ports?address=52:54:00:00:00:A2").path("ports.uuid"));
+        assertEquals(ports, Api.latest().get("/v1/ports?node_uuid=" + node + "&node=" + UUID.randomUUID()).path("ports.uuid"),
+                "node_uuid first, as Ironic's node_uuid or node");
+        // 1.82: the ports of nodes in the shards named
+        String shard = "rack-" + UUID.randomUUID().toString().substring(0, 8);
+        NodeTable.execute(jdbcUrl, "UPDATE nodes SET shard = ? WHERE uuid = ?", shard, UUID.fromString(node));
+        assertEquals(ports, Api.latest().get("/v1/ports?shard=other," + shard).path("ports.uuid"));
+        assertEquals(List.of(), Api.latest().get("/v1/ports?shard=other").path("ports.uuid"));
+        assertEquals(406, io.restassured.RestAssured.given().header(Api.VERSION_HEADER, "1.81").get("/v1/ports?shard=" + shard)
+                .statusCode());
+        assertEquals(400, Api.latest().get("/v1/ports?shard=,").statusCode());
         // openstack baremetal port list --sort address:desc, paged: the marker's place in that order
         Response sorted = Api.latest().get("/v1/ports?node_uuid=" + node + "&sort_key=address&sort_dir=desc&limit=2");
         assertEquals(List.of(ports.get(2), ports.get(1)), sorted.path("ports.uuid"));
@@ -149,6 +159,10 @@ class PortsApiTest extends WithFakeConductor {
         assertEquals(404, io.restassured.RestAssured.given().header(Api.VERSION_HEADER, "1.27")
                 .get("/v1/nodes/" + node + "/vifs").statusCode());
         assertEquals(2, conductor.intentsFor(node).size());
+        // openstack baremetal node vif attach --vif-info vnic=direct: other members are taken, as Ironic's schema allows
+        assertEquals(204, Api.latest().contentType("application/json").body("{\"id\": \"vif-11\", \"vnic\": \"direct\"}")
+                .post("/v1/nodes/" + node + "/vifs").statusCode());
+        assertEquals("vif-11", ((AttachVif) conductor.intentsFor(node).get(2).getCommand()).getVifId());
     }
 
     private String node() {

@@ -163,8 +163,8 @@ class RbacMatrixTest extends WithFakeConductor {
     }
 
     /**
-     * A port's or portgroup's node is named in the body: a node the caller may not see is Ironic's 404 for a port
-     * and its 400 (NodeNotFound in the body) for a portgroup, one it sees but may not add to is 403.
+     * A port's or portgroup's node is named in the body: a node the caller may not see is Ironic's 400 (NodeNotFound
+     * in the body, the same code in port.py and portgroup.py), one it sees but may not add to is 403.
      */
     @Test
     void portsAndPortgroupsAreCreatedOnlyWhereThePolicyAllows() {
@@ -181,7 +181,7 @@ class RbacMatrixTest extends WithFakeConductor {
                     assertEquals(before + 1, conductor.intentsFor(node).size(), kind + " as " + persona);
                     continue;
                 }
-                int status = expected == Policy.Decision.NOT_FOUND && kind.equals("portgroup") ? 400 : expected.status;
+                int status = expected == Policy.Decision.NOT_FOUND ? 400 : expected.status;
                 assertEquals(status, response.statusCode(), kind + " as " + persona + ": " + response.asString());
                 assertTrue(response.asString().contains("could not be found") || response.asString().contains("Access was denied"),
                         response.asString());

@@ -341,6 +341,7 @@ public class IronicContract implements OASFilter {
             create.put(field, OASFactory.createSchema().addType(port.get(field).getType().get(0))
                     .description(port.get(field).getDescription()));
         }
+        create.get("pxe_enabled").addType(Schema.SchemaType.STRING); // "false", as the CLI sends it
         s.put("PortCreate", object(create).addRequired("address").addRequired("node_uuid").additionalPropertiesBoolean(false));
         Map<String, Schema> ports = new LinkedHashMap<>();
         ports.put("ports", array(ref("Port")));

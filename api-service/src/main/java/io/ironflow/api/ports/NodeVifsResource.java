@@ -54,7 +54,7 @@ public class NodeVifsResource {
                 list.stream().map(p -> vif(p.port().getInternalInfo())).filter(v -> v != null).map(v -> Map.of("id", v)).toList()));
     }
 
-    /** {@code {"id": "<vif>"}}: 204 once the conductor attached it to a free port. */
+    /** {@code {"id": "<vif>", ...}}: 204 once the conductor attached it to a free port. */
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<RestResponse<Void>> attach(@PathParam("ident") String ident, String body) {
@@ -62,8 +62,10 @@ public class NodeVifsResource {
         ObjectNode vif = JsonBody.object(body, "the VIF");
         for (Iterator<String> names = vif.fieldNames(); names.hasNext(); ) {
             String field = names.next();
-            if (!field.equals("id")) { // port_uuid/portgroup_uuid (1.67) choose the port: not built (docs/api-compat.md)
-                throw ApiError.badRequest("\"" + field + "\" is not supported by Ironflow in a VIF attach; only \"id\".");
+            // port_uuid/portgroup_uuid (1.67) choose the port: not built (docs/api-compat.md). Any other member is
+            // taken and left alone, as Ironic's VIF schema allows (the CLI's --vif-info key=value sends them).
+            if (field.equals("port_uuid") || field.equals("portgroup_uuid")) {
+                throw ApiError.badRequest("\"" + field + "\" is not supported by Ironflow in a VIF attach.");
             }
         }
         String id = JsonBody.requiredText(vif, "id");

@@ -1,6 +1,7 @@
 package io.ironflow.api.ports;
 
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.QueryLimit;
 import io.ironflow.api.QuerySort;
 import io.ironflow.api.nodes.NodeReader;
@@ -26,7 +27,7 @@ import java.util.UUID;
 final class PortList {
 
     private static final Set<String> PARAMETERS = Set.of("node", "node_uuid", "portgroup", "address", "fields", "detail",
-            "limit", "marker", "sort_key", "sort_dir");
+            "limit", "marker", "sort_key", "sort_dir", "shard");
 
     private PortList() {
     }
@@ -51,7 +52,8 @@ final class PortList {
         int limit = QueryLimit.parse(query.getFirst("limit"));
         UUID marker = query.getFirst("marker") == null ? null : uuid("marker", query.getFirst("marker"));
         QuerySort sort = QuerySort.parse(query, QuerySort.PORTS);
-        String node = nodeIdent != null ? nodeIdent : query.getFirst("node") != null ? query.getFirst("node") : query.getFirst("node_uuid");
+        // Ironic: node_uuid or node, the first that is given
+        String node = nodeIdent != null ? nodeIdent : query.getFirst("node_uuid") != null ? query.getFirst("node_uuid") : query.getFirst("node");
         List<String> conditions = new ArrayList<>();
         List<Object> values = new ArrayList<>();
         nodes.listedProject("baremetal:port:list", "baremetal:port:list_all").ifPresent(project -> {
@@ -59,6 +61,17 @@ final class PortList {
             conditions.add("node_uuid IN (SELECT uuid FROM nodes WHERE owner = $" + values.size() + " OR lessee = $"
                     + values.size() + ")");
         });
+        String shards = query.getFirst("shard");
+        if (shards != null) { // 1.82: the ports of nodes in these shards (a comma-separated list)
+            Microversions.requireFeature("ports by shard", version);
+            List<String> names = java.util.Arrays.stream(shards.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+            if (names.isEmpty()) {
+                throw ApiError.badRequest("Invalid input for field/attribute shard. Value: '" + RequestText.excerpt(shards)
+                        + "'. Expected a comma-separated list of shards.");
+            }
+            values.add(names.toArray(String[]::new));
+            conditions.add("node_uuid IN (SELECT uuid FROM nodes WHERE shard = ANY($" + values.size() + "))");
+        }
         String address = query.getFirst("address");
         if (address != null) {
             values.add(address.toLowerCase(Locale.ROOT));

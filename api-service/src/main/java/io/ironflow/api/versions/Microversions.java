@@ -118,7 +118,8 @@ public final class Microversions {
             entry("driver fields", 77),
             entry("history", 78),
             entry("inventory", 81),
-            entry("shards", 82));
+            entry("shards", 82),
+            entry("ports by shard", 82));
 
     /** Power targets: the soft ones came with 1.27. */
     private static final Map<String, Integer> POWER_TARGETS = Map.of("soft power off", 27, "soft rebooting", 27);
