@@ -10,8 +10,11 @@ import io.ironflow.events.CreatePort;
 import io.ironflow.events.IntentResult;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,18 +35,10 @@ class NodeSizeLimitTest extends ConductorScenario {
     void aPatchThatWouldMakeTheNodeTooLargeIsRefusedAndChangesNothing() throws Exception {
         String node = conductor.create(Map.of());
         String deadLettersBefore = conductor.query("SELECT count(*) FROM outbox_dead_letters");
-        IntentResult refused = null;
-        int accepted = 0;
-        while (refused == null) {
-            IntentResult answer = conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/extra/k" + accepted
-                    + "\", \"value\": \"" + LARGE + "\"}]");
-            if (answer.getCode() == 200) {
-                accepted++;
-                assertTrue(accepted * LARGE.length() <= NodeChange.MAX_NODE_BYTES, "accepted past the limit: " + accepted);
-            } else {
-                refused = answer;
-            }
-        }
+        List<IntentResult> answers = untilRefused(200, i -> conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/extra/k" + i
+                + "\", \"value\": \"" + LARGE + "\"}]"));
+        IntentResult refused = answers.get(answers.size() - 1);
+        int accepted = answers.size() - 1;
         assertEquals(400, refused.getCode(), refused.getErrorMessage());
         assertTrue(refused.getErrorMessage().contains("nothing was changed"), refused.getErrorMessage());
         assertEquals(NodeChange.MAX_NODE_BYTES / LARGE.length(), accepted, "every patch under the limit was taken");
@@ -61,23 +56,32 @@ class NodeSizeLimitTest extends ConductorScenario {
     @Test
     void aPortThatWouldMakeTheNodeTooLargeIsRefusedAndItsRowRolledBack() throws Exception {
         String node = conductor.create(Map.of());
-        IntentResult refused = null;
-        int accepted = 0;
-        while (refused == null) {
-            IntentResult answer = conductor.send(node, CreatePort.newBuilder().setPortUuid(UUID.randomUUID().toString())
-                    .setAddress(PortsTest.randomMac()).setExtra("{\"blob\": \"" + LARGE + "\"}").build());
-            if (answer.getCode() == 201) {
-                accepted++;
-                assertTrue(accepted * LARGE.length() <= NodeChange.MAX_NODE_BYTES, "accepted past the limit: " + accepted);
-            } else {
-                refused = answer;
-            }
-        }
+        List<IntentResult> answers = untilRefused(201, i -> conductor.send(node, CreatePort.newBuilder()
+                .setPortUuid(UUID.randomUUID().toString()).setAddress(PortsTest.randomMac())
+                .setExtra("{\"blob\": \"" + LARGE + "\"}").build()));
+        IntentResult refused = answers.get(answers.size() - 1);
+        int accepted = answers.size() - 1;
         assertEquals(400, refused.getCode(), refused.getErrorMessage());
         assertEquals(accepted, refused.getNode().getPorts().size(), "the answer carries the node as it was");
         assertEquals(String.valueOf(accepted), conductor.query("SELECT count(*) FROM ports WHERE node_uuid = '" + node + "'"),
                 "the refused port's row is not kept");
         assertEquals(201, conductor.send(node, CreatePort.newBuilder().setPortUuid(UUID.randomUUID().toString())
                 .setAddress(PortsTest.randomMac()).build()).getCode(), "a small port still fits");
+    }
+
+    /**
+     * Sends {@code change(i)} for i = 0, 1, ... until one is not answered {@code ok}: the answers, the refusal last.
+     * None is taken past the limit.
+     */
+    private static List<IntentResult> untilRefused(int ok, IntFunction<IntentResult> change) {
+        List<IntentResult> answers = new ArrayList<>();
+        IntentResult answer;
+        do {
+            answer = change.apply(answers.size());
+            answers.add(answer);
+            assertTrue(answers.size() * LARGE.length() <= NodeChange.MAX_NODE_BYTES + LARGE.length(),
+                    "accepted past the limit: " + answers.size());
+        } while (answer.getCode() == ok);
+        return answers;
     }
 }
