@@ -2,7 +2,7 @@ package io.ironflow.conductor.intents;
 
 import io.opentelemetry.context.Context;
 import io.smallrye.reactive.messaging.TracingMetadata;
-import io.ironflow.conductor.messaging.NodeLanes;
+import io.ironflow.messaging.NodeLanes;
 import io.ironflow.conductor.messaging.OutboxRelay;
 import io.ironflow.events.NodeIntent;
 import io.smallrye.mutiny.Uni;

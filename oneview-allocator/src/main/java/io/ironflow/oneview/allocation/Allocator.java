@@ -5,6 +5,7 @@ import io.ironflow.oneview.client.OneViewClient;
 import io.ironflow.oneview.client.OneViewFailure;
 import io.ironflow.oneview.client.OneViewUnavailable;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import org.jboss.logging.Logger;
 
 /**
@@ -32,8 +33,9 @@ public class Allocator {
         this.oneView = oneView;
     }
 
+    /** Applies, or adopts, the node's profile; OneView's tasks are followed until they end or {@code deadline} passes. */
     public Allocation apply(String node, String requestId, Purpose purpose, String serverHardwareUri, String templateUri,
-            String applied) {
+            String applied, Instant deadline) {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
         }
@@ -45,7 +47,7 @@ public class Allocator {
                 case ONEVIEW:
                     return Allocation.failed(inUseMessage(node, hardware, profile), true);
                 case IRONFLOW:
-                    Allocation adopted = adopt(node, serverHardwareUri, hardware, applied);
+                    Allocation adopted = adopt(node, serverHardwareUri, hardware, applied, deadline);
                     if (adopted != null) {
                         return adopted;
                     }
@@ -68,11 +70,11 @@ public class Allocator {
             String name = (purpose == Purpose.DEPLOY ? "Ironflow Deploy [" : "Ironflow Cleaning [") + node + "]";
             creating = true;
             return Allocation.applied(oneView.createProfileFromTemplate(templateUri, serverHardwareUri, name,
-                    ProfileMark.describe(node, requestId)), false).withPower(power(hardware));
+                    ProfileMark.describe(node, requestId), deadline), false).withPower(power(hardware));
         } catch (OneViewFailure | OneViewUnavailable e) {
             // The profile may be there all the same: a POST whose answer was lost, retried, is refused as a
             // duplicate; a task followed past its timeout may yet end. What is on the hardware decides.
-            Allocation afterAll = creating ? afterFailure(node, serverHardwareUri, applied) : null;
+            Allocation afterAll = creating ? afterFailure(node, serverHardwareUri, applied, deadline) : null;
             if (afterAll != null) {
                 return afterAll;
             }
@@ -90,12 +92,12 @@ public class Allocator {
      * user's is named as the holder (they won the race between our look and our POST); null when the hardware
      * says nothing more (free, or unreadable), and the failure stands.
      */
-    private Allocation afterFailure(String node, String serverHardwareUri, String applied) {
+    private Allocation afterFailure(String node, String serverHardwareUri, String applied, Instant deadline) {
         try {
             JsonNode hardware = oneView.serverHardware(serverHardwareUri);
             String holder = text(hardware, "serverProfileUri");
             return switch (judge(node, holder, applied)) {
-                case IRONFLOW -> adopt(node, serverHardwareUri, hardware, applied);
+                case IRONFLOW -> adopt(node, serverHardwareUri, hardware, applied, deadline);
                 case ONEVIEW -> Allocation.failed(inUseMessage(node, hardware, holder), true);
                 default -> null;
             };
@@ -108,9 +110,9 @@ public class Allocator {
      * Ironflow's profile for this node on the hardware, once OneView has finished applying it: a profile still
      * being applied is not yet usable, and one whose task fails is removed by OneView. Null when it did not apply.
      */
-    private Allocation adopt(String node, String serverHardwareUri, JsonNode hardware, String applied) {
+    private Allocation adopt(String node, String serverHardwareUri, JsonNode hardware, String applied, Instant deadline) {
         String profile = text(hardware, "serverProfileUri");
-        hardware = oneView.settled(serverHardwareUri, hardware);
+        hardware = oneView.settled(serverHardwareUri, hardware, deadline);
         if (!profile.equals(text(hardware, "serverProfileUri")) || !"ProfileApplied".equals(hardware.path("state").asText())) {
             LOG.infof("node %s: %s on %s did not apply (%s)", node, profile, serverHardwareUri, hardware.path("state").asText());
             return null;
@@ -156,7 +158,7 @@ public class Allocator {
      * message.
      */
     public Allocation power(String node, String serverHardwareUri, String applied, boolean preAllocated, String target,
-            java.time.Instant deadline) {
+            Instant deadline) {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.failed("Node " + node + " has no driver_info.server_hardware_uri.", false);
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -46,10 +47,11 @@ public class OneViewClient {
 
     /**
      * {@code hardware} (as just read from {@code uri}) once its profile is no longer being applied or removed:
-     * read again every task poll until its {@code state} settles, up to the task timeout, then as it is.
+     * read again every task poll until its {@code state} settles, up to the task timeout or {@code until} (null:
+     * the task timeout alone), then as it is.
      */
-    public JsonNode settled(String uri, JsonNode hardware) {
-        long deadline = System.nanoTime() + taskTimeout.toNanos();
+    public JsonNode settled(String uri, JsonNode hardware, Instant until) {
+        long deadline = System.nanoTime() + patience(until).toNanos();
         while (SETTLING.contains(hardware.path("state").asText()) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(taskPoll.toMillis());
@@ -79,16 +81,17 @@ public class OneViewClient {
     }
 
     /**
-     * Creates a profile named {@code name}, with {@code description}, from the template on the hardware; returns
-     * the new profile's URI.
+     * Creates a profile named {@code name}, with {@code description}, from the template on the hardware, following
+     * its task until it ends or {@code until} (null: the task timeout) passes; returns the new profile's URI.
      */
-    public String createProfileFromTemplate(String templateUri, String serverHardwareUri, String name, String description) {
+    public String createProfileFromTemplate(String templateUri, String serverHardwareUri, String name, String description,
+            Instant until) {
         ObjectNode profile = (ObjectNode) http.exchange("GET", templateUri + "/new-profile", null, null).body();
         profile.put("name", name);
         profile.put("description", description);
         profile.put("serverHardwareUri", serverHardwareUri);
         profile.put("serverProfileTemplateUri", "");
-        JsonNode task = awaitTask(http.exchange("POST", "/rest/server-profiles", profile, null));
+        JsonNode task = awaitTask(http.exchange("POST", "/rest/server-profiles", profile, null), until);
         return task.path("associatedResource").path("resourceUri").asText();
     }
 
@@ -107,7 +110,7 @@ public class OneViewClient {
     }
 
     /** Sets power and follows the task until it ends, or until {@code deadline} (null: the task timeout) passes. */
-    public void setPower(String serverHardwareUri, String state, String control, java.time.Instant deadline) {
+    public void setPower(String serverHardwareUri, String state, String control, Instant deadline) {
         awaitTask(http.exchange("PUT", serverHardwareUri + "/powerState",
                 Map.of("powerState", state, "powerControl", control), null), deadline);
     }
@@ -116,13 +119,18 @@ public class OneViewClient {
         return awaitTask(started, null);
     }
 
-    private JsonNode awaitTask(OneViewHttp.Answer started, java.time.Instant until) {
+    /** The task timeout, or less when {@code until} comes sooner. */
+    private Duration patience(Instant until) {
+        return until == null ? taskTimeout
+                : Duration.ofMillis(Math.max(0, Math.min(taskTimeout.toMillis(), until.toEpochMilli() - System.currentTimeMillis())));
+    }
+
+    private JsonNode awaitTask(OneViewHttp.Answer started, Instant until) {
         String uri = started.location() != null ? started.location() : started.body().path("uri").asText(null);
         if (uri == null) {
             throw new OneViewFailure(started.status(), "NO_TASK", "OneView accepted the request without a task to follow.");
         }
-        Duration patience = until == null ? taskTimeout
-                : Duration.ofMillis(Math.max(0, Math.min(taskTimeout.toMillis(), until.toEpochMilli() - System.currentTimeMillis())));
+        Duration patience = patience(until);
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             JsonNode task = http.exchange("GET", uri, null, null).body();

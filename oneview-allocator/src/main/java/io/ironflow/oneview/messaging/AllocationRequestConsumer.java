@@ -8,12 +8,20 @@ import io.ironflow.events.AllocationRequest;
 import io.ironflow.events.AllocationResult;
 import io.ironflow.oneview.allocation.Allocation;
 import io.ironflow.oneview.allocation.Allocator;
-import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.ironflow.messaging.NodeLanes;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -23,9 +31,13 @@ import org.jboss.logging.Logger;
  * Consumes ironflow.allocation-requests (the conductor's, keyed by node uuid) and answers every one on
  * ironflow.allocation-results with the same key and requestId: first the intent that records or forgets the
  * node's applied_server_profile_uri, then the result, so the conductor sees the field before it goes on.
- * Requests run side by side on a bounded worker pool (OneView calls block); a request whose deadline has
- * passed is answered failed without touching OneView. {@code POWER} requests set the node's power through
- * OneView (the conductor's power interface for oneview nodes). An undecodable record is dead-lettered.
+ * A node's requests run one after another in the order they were sent ({@link NodeLanes}: two power changes
+ * reach OneView in the conductor's order, so the later one wins), different nodes' side by side on
+ * {@code ironflow.oneview.concurrent-allocations} threads (OneView calls block); a record is acknowledged when
+ * it is answered, and the offset committed is the oldest one still running. A request whose deadline has passed
+ * is answered failed without touching OneView. {@code POWER} requests set the node's power through OneView (the
+ * conductor's power interface for oneview nodes). An undecodable record, or one that could not be answered, is
+ * dead-lettered with the reason.
  */
 @ApplicationScoped
 public class AllocationRequestConsumer {
@@ -38,28 +50,47 @@ public class AllocationRequestConsumer {
     private final MutinyEmitter<AllocationResult> results;
 
     private final MeterRegistry metrics;
+    private final NodeLanes lanes;
+    private final ExecutorService workers;
 
     AllocationRequestConsumer(Allocator allocator, NodeIntents intents,
-            @Channel("allocation-results") MutinyEmitter<AllocationResult> results, MeterRegistry metrics) {
+            @Channel("allocation-results") MutinyEmitter<AllocationResult> results, MeterRegistry metrics,
+            @ConfigProperty(name = "ironflow.oneview.concurrent-allocations") int concurrentAllocations) {
         this.metrics = metrics;
         this.allocator = allocator;
         this.intents = intents;
         this.results = results;
+        this.lanes = new NodeLanes(concurrentAllocations);
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(concurrentAllocations, work -> {
+            Thread thread = new Thread(work, "allocation-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdownNow();
     }
 
     @Incoming("allocation-requests")
-    @Blocking(value = "allocations", ordered = false)
-    public void consume(AllocationRequest request) {
-        if (request == null) {
-            throw new IllegalArgumentException("the record is not an AllocationRequest this allocator can decode");
+    public CompletionStage<Void> consume(Message<AllocationRequest> message) {
+        Object payload = message.getPayload(); // as Object: a record of another type is not cast to AllocationRequest
+        if (!(payload instanceof AllocationRequest request)) {
+            return message.nack(new IllegalArgumentException("the record is not an AllocationRequest this allocator can decode"
+                    + (payload == null ? "" : ": it is a " + payload.getClass().getName())));
         }
-        try {
-            answer(request);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "allocation request %s for node %s could not be answered; dead-lettered", request.getRequestId(),
-                    request.getNodeUuid());
-            throw e;
-        }
+        return lanes.submit(request.getNodeUuid(), () -> CompletableFuture.runAsync(() -> answer(request), workers)
+                .handle((answered, failure) -> failure == null ? message.ack() : deadLetter(message, request, failure))
+                .thenCompose(settled -> settled));
+    }
+
+    private CompletionStage<Void> deadLetter(Message<AllocationRequest> message, AllocationRequest request, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        LOG.errorf(cause, "allocation request %s for node %s could not be answered; dead-lettered", request.getRequestId(),
+                request.getNodeUuid());
+        return message.nack(cause);
     }
 
     private void answer(AllocationRequest request) {
@@ -73,7 +104,7 @@ public class AllocationRequestConsumer {
         } else if (request.getAction() == AllocationAction.APPLY) {
             outcome = allocator.apply(node, request.getRequestId(), request.getPurpose() == AllocationPurpose.DEPLOY ? Allocator.Purpose.DEPLOY
                     : Allocator.Purpose.CLEANING, request.getServerHardwareUri(), request.getServerProfileTemplateUri(),
-                    request.getAppliedServerProfileUri());
+                    request.getAppliedServerProfileUri(), request.getDeadline());
         } else if (request.getAction() == AllocationAction.POWER) {
             outcome = allocator.power(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri(),
                     request.getPreAllocated(), request.getPowerTarget(), request.getDeadline());

@@ -287,7 +287,7 @@ class AllocationRequestsTest {
         // The crash: an allocator created the profile for this request exactly as apply does, then died before it
         // recorded the field or answered. OneView holds a profile the node does not know about.
         String orphan = client.createProfileFromTemplate(TEMPLATE, hardware, "Ironflow Deploy [" + node + "]",
-                ProfileMark.describe(node, request.getRequestId()));
+                ProfileMark.describe(node, request.getRequestId()), null);
         assertEquals(orphan, get(hardware).getString("serverProfileUri"));
 
         long before = lastCall();
@@ -364,6 +364,53 @@ class AllocationRequestsTest {
     }
 
     /**
+     * The conductor sends a newer power request while an older one is still out (a user's change replacing a
+     * pending one): the two reach OneView in the order sent, so the hardware ends in the newer target, even when
+     * OneView is slow to answer the older one's first read.
+     */
+    @Test
+    void aNodesRequestsReachOneViewInTheOrderSent() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(111);
+        fault(Map.of("type", "latency", "millis", 1500, "method", "GET", "path", hardware));
+        long before = lastCall();
+        AllocationRequest on = power(node, hardware, "power on");
+        AllocationRequest off = power(node, hardware, "power off");
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, on);
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, off);
+        assertTrue(results(Set.of(on.getRequestId(), off.getRequestId())).stream().allMatch(AllocationResult::getSuccess));
+        List<String> puts = powerCalls(before);
+        assertEquals(2, puts.size(), puts.toString());
+        assertTrue(puts.get(0).contains("MomentaryPress") && puts.get(1).contains("PressAndHold"), "on, then off: " + puts);
+        assertEquals("Off", get(hardware).getString("powerState"), "the newer request wins");
+    }
+
+    /**
+     * A profile whose task outlasts the request's deadline is not waited for past it: the conductor has given up
+     * by then. The answer says so in time, and the profile, applied later, is the node's own for the next request.
+     */
+    @Test
+    void anApplyIsAnsweredByItsDeadlineAndItsLateProfileIsAdoptedNext() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(112);
+        fault(Map.of("type", "slow-task", "task", "Create", "millis", 4000));
+        AllocationRequest request = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null);
+        request.setDeadline(Instant.now().plusSeconds(2));
+        long start = System.nanoTime();
+        AllocationResult late = send(request);
+        double took = (System.nanoTime() - start) / 1e9;
+        assertFalse(late.getSuccess(), late::toString);
+        assertTrue(late.getErrorMessage().contains("did not end within"), late.getErrorMessage());
+        assertTrue(took < 6, "answered by its deadline, not the task's end: " + took + " s");
+
+        AllocationResult next = send(request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null));
+        assertTrue(next.getSuccess(), next::toString);
+        assertEquals(get(hardware).getString("serverProfileUri"), next.getServerProfileUri(), "the late profile, adopted");
+        assertTrue(send(request(node, AllocationAction.REMOVE, AllocationPurpose.DEPLOY, hardware, next.getServerProfileUri()))
+                .getSuccess());
+    }
+
+    /**
      * A record no allocator can decode is dead-lettered with the decoder's reason, committed although nothing
      * follows it on its partition (else every rebalance would dead-letter it again), and the next request is
      * answered.
@@ -389,7 +436,8 @@ class AllocationRequestsTest {
         ConsumerRecord<String, byte[]> wrongType = kafka.deadLetter(Topic.ALLOCATION_REQUESTS_DLQ.topicName(), wrongTypeKey,
                 Duration.ofSeconds(30));
         assertTrue(new String(wrongType.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
-                .contains("cannot be cast to class io.ironflow.events.AllocationRequest"), "the reason names the type expected");
+                .contains("not an AllocationRequest this allocator can decode: it is a io.ironflow.events.AllocationResult"),
+                "the reason names the type expected and the type found");
 
         String node = UUID.randomUUID().toString();
         AllocationRequest late = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardwareUri(5), null);

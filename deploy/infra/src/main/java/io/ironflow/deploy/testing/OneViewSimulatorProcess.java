@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * The OneView simulator (deploy/oneview-simulator) as its own process on a free port, for a module's
  * {@code @QuarkusTest}: tests talk to it over HTTP exactly as the allocator does. Its tasks take 100 ms a phase
- * and it has 110 generated server hardware beside the bundled inventory. Gives the service
+ * and it has 120 generated server hardware beside the bundled inventory. Gives the service
  * {@code ironflow.oneview.url}. The jar comes from the {@code ironflow.oneview-simulator.jar} system property
  * (the root pom sets it for surefire).
  */
@@ -34,7 +34,7 @@ public class OneViewSimulatorProcess implements QuarkusTestResourceLifecycleMana
             simulator = ChildJvm.start("oneview-simulator", Path.of(jar), List.of("-Xmx256m"), Map.of(
                     "quarkus.http.port", String.valueOf(port),
                     "oneview.simulator.task-phase", "100ms",
-                    "oneview.simulator.generated-hardware", "110"), log);
+                    "oneview.simulator.generated-hardware", "120"), log);
             String url = "http://127.0.0.1:" + port;
             simulator.awaitReady(URI.create(url + "/q/health/ready"), Duration.ofSeconds(60));
             return Map.of("ironflow.oneview.url", url);

@@ -58,13 +58,16 @@ public final class Appliance {
         final Consumer<JsonObject> onRunning;
         final Runnable onCompleted;
         final Runnable onFailed;
+        final long phaseMillis;
         long phaseEndsAt;
 
-        Task(JsonObject json, Consumer<JsonObject> onRunning, Runnable onCompleted, Runnable onFailed, long phaseEndsAt) {
+        Task(JsonObject json, Consumer<JsonObject> onRunning, Runnable onCompleted, Runnable onFailed, long phaseMillis,
+                long phaseEndsAt) {
             this.json = json;
             this.onRunning = onRunning;
             this.onCompleted = onCompleted;
             this.onFailed = onFailed;
+            this.phaseMillis = phaseMillis;
             this.phaseEndsAt = phaseEndsAt;
         }
     }
@@ -440,7 +443,8 @@ public final class Appliance {
                 .put("created", now)
                 .put("modified", now);
         touch(json);
-        tasks.put(id, new Task(json, onRunning, onCompleted, onFailed, System.currentTimeMillis() + taskPhase.toMillis()));
+        long phase = faults.takeSlowTask(name).map(Faults.Fault::millis).orElse(taskPhase.toMillis());
+        tasks.put(id, new Task(json, onRunning, onCompleted, onFailed, phase, System.currentTimeMillis() + phase));
         return json.copy();
     }
 
@@ -452,7 +456,7 @@ public final class Appliance {
             if (now < task.phaseEndsAt || !(state.equals("New") || state.equals("Running"))) {
                 continue;
             }
-            task.phaseEndsAt = now + taskPhase.toMillis();
+            task.phaseEndsAt = now + task.phaseMillis;
             moved = true;
             if (state.equals("New")) {
                 task.onRunning.accept(task.json);
@@ -536,7 +540,7 @@ public final class Appliance {
                         .put("computedPercentComplete", 100);
                 touch(json);
             }
-            tasks.put(idOf(json.getString("uri")), new Task(json, x -> { }, () -> { }, () -> { }, Long.MAX_VALUE));
+            tasks.put(idOf(json.getString("uri")), new Task(json, x -> { }, () -> { }, () -> { }, taskPhase.toMillis(), Long.MAX_VALUE));
         }
         for (JsonObject sp : new ArrayList<>(profiles.values())) {
             JsonObject sh = hardware.get(idOf(sp.getString("serverHardwareUri")));

@@ -12,7 +12,9 @@ import java.util.Set;
  * Faults a test or demo injected through {@code POST /admin/faults}: {@code latency} (delay answers by
  * {@code millis}), {@code status} (answer {@code status}, e.g. 503, in OneView's error shape, or with
  * {@code "html": true} as the HTML page a proxy in front of the appliance, or one restarting, answers) and
- * {@code fail-task} (the next task named {@code task}, or any, ends in Error with {@code message}) and
+ * {@code fail-task} (the next task named {@code task}, or any, ends in Error with {@code message}),
+ * {@code slow-task} (each phase of the next task named {@code task}, or any, lasts {@code millis}: an appliance
+ * busy applying firmware) and
  * {@code lose-answer} (the request is carried out, then the connection closed instead of answering: a timeout or
  * a dropped connection after the appliance acted, which the client cannot tell from one before). Each applies
  * to requests whose path starts with {@code path} (default every {@code /rest/} path) and {@code method} (default
@@ -21,7 +23,7 @@ import java.util.Set;
  */
 public final class Faults {
 
-    static final Set<String> TYPES = Set.of("latency", "status", "fail-task", "lose-answer");
+    static final Set<String> TYPES = Set.of("latency", "status", "fail-task", "slow-task", "lose-answer");
 
     /** One injected fault and how many more times it applies. */
     public static final class Fault {
@@ -102,6 +104,11 @@ public final class Faults {
     /** Takes one use of the first fail-task fault for a task named {@code taskName}, if any. */
     public synchronized Optional<Fault> takeTaskFailure(String taskName) {
         return take(f -> f.type.equals("fail-task") && (f.task == null || f.task.equalsIgnoreCase(taskName)));
+    }
+
+    /** Takes one use of the first slow-task fault for a task named {@code taskName}, if any. */
+    public synchronized Optional<Fault> takeSlowTask(String taskName) {
+        return take(f -> f.type.equals("slow-task") && (f.task == null || f.task.equalsIgnoreCase(taskName)));
     }
 
     private Optional<Fault> take(java.util.function.Predicate<Fault> matches) {

@@ -1,4 +1,4 @@
-package io.ironflow.conductor.messaging;
+package io.ironflow.messaging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.ironflow.conductor.messaging;
+package io.ironflow.messaging;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -8,9 +8,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * Runs each node's intents one after another and different nodes' intents side by side, at most {@code limit}
- * at a time. Kafka hands over a node's intents in order (one partition); a lane keeps that order while a slow
- * intent (a lock retry, say) holds up only its own node, not every node that shares its partition.
+ * Runs each node's work one after another and different nodes' work side by side, at most {@code limit}
+ * at a time. Kafka hands over a node's records in order (one partition, keyed by node uuid); a lane keeps that
+ * order while slow work (a lock retry, a OneView task) holds up only its own node, not every node that shares
+ * its partition. Used by the conductor for intents and by the OneView allocator for allocation requests.
  */
 public final class NodeLanes {
 
