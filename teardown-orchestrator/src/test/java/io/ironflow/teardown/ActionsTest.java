@@ -458,6 +458,28 @@ class ActionsTest {
     }
 
     /**
+     * An event no broker takes (stored by an older orchestrator before messages were bounded, 2 MB here) is moved
+     * to outbox_dead_letters with the reason, and the events after it are published: retried, it would have failed
+     * every batch.
+     */
+    @Test
+    void anEventTooLargeToPublishIsDeadLetteredAndTheNextIsPublished() {
+        String action = "01J" + "6".repeat(22) + "Z";
+        String insert = "INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
+                + " VALUES (?, ?, ?, 'destroy', 'failed', ?, now()) RETURNING seq";
+        String big = sql(insert, "too-large", action, "too-large", "x".repeat(2 * 1024 * 1024));
+        String next = "after-the-large-" + java.util.UUID.randomUUID();
+        sql(insert, next, action, next, "published after it");
+        relay.wakeUp();
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
+            assertTrue(kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
+                    read -> read.stream().anyMatch(r -> r.key().equals(next))).stream().noneMatch(r -> r.key().equals("too-large")));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id = ?", action)));
+        assertTrue(sql("SELECT reason FROM teardown.outbox_dead_letters WHERE seq = ?::bigint", big).contains("RecordTooLargeException"));
+    }
+
+    /**
      * Two step changes whose transactions commit out of seq order: the lower seq commits while the relay is sending
      * a batch read without it. The relay deletes only what it sent, so the next batch publishes that row; deleting
      * every seq up to the batch's last would have lost it.

@@ -17,11 +17,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -32,7 +35,9 @@ import org.jboss.logging.Logger;
  * acknowledged, in one transaction per batch: a crash between the two publishes the batch again (duplicates, never
  * loss). It runs when a step change was stored ({@link #wakeUp()}) and every {@code outbox.poll-interval}, which
  * picks up what a crash or an unreachable broker left behind; a failed batch is logged and tried again then, and
- * {@code ironflow_teardown_outbox_pending} shows how many events wait. One relay publishes at a time across
+ * {@code ironflow_teardown_outbox_pending} shows how many events wait. An event the broker can never take (larger
+ * than a record may be) is moved to {@code outbox_dead_letters} with the reason instead, so that it cannot hold up
+ * every event after it. One relay publishes at a time across
  * orchestrator instances (a transaction-scoped PostgreSQL advisory lock), which keeps each node's events in order.
  */
 @ApplicationScoped
@@ -100,11 +105,33 @@ public class OutboxRelay {
                 int published = 0;
                 if (locked(c)) {
                     List<Long> sent = new ArrayList<>();
+                    Map<Long, String> dead = new LinkedHashMap<>();
                     try (PreparedStatement read = c.prepareStatement("SELECT * FROM outbox ORDER BY seq LIMIT " + BATCH);
                             ResultSet rs = read.executeQuery()) {
                         while (rs.next()) {
-                            send(rs.getString("event_key"), event(rs));
-                            sent.add(rs.getLong("seq"));
+                            long seq = rs.getLong("seq");
+                            try {
+                                send(rs.getString("event_key"), event(rs));
+                            } catch (RuntimeException e) {
+                                if (!unpublishable(e)) {
+                                    throw e;
+                                }
+                                LOG.errorf("teardown event %d (action %s) can never be published, moved to outbox_dead_letters: %s",
+                                        seq, rs.getString("action_id"), e.toString());
+                                dead.put(seq, e.toString());
+                            }
+                            sent.add(seq);
+                        }
+                    }
+                    if (!dead.isEmpty()) {
+                        try (PreparedStatement move = c.prepareStatement("INSERT INTO outbox_dead_letters SELECT *, ? FROM outbox"
+                                + " WHERE seq = ?")) {
+                            for (Map.Entry<Long, String> letter : dead.entrySet()) {
+                                move.setString(1, letter.getValue());
+                                move.setLong(2, letter.getKey());
+                                move.addBatch();
+                            }
+                            move.executeBatch();
                         }
                     }
                     if (!sent.isEmpty()) {
@@ -138,6 +165,16 @@ public class OutboxRelay {
                 return rs.getBoolean(1);
             }
         }
+    }
+
+    /** A failure no retry mends: a record larger than the producer or the broker takes. */
+    static boolean unpublishable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof RecordTooLargeException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void send(String key, TeardownStepEvent event) {
