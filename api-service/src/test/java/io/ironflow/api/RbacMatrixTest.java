@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.UUID;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -163,8 +164,9 @@ class RbacMatrixTest extends WithFakeConductor {
     }
 
     /**
-     * A port's or portgroup's node is named in the body: a node the caller may not see is Ironic's 400 (NodeNotFound
-     * in the body, the same code in port.py and portgroup.py), one it sees but may not add to is 403.
+     * A port's or portgroup's node is named in the body, and Ironic's port.py and portgroup.py judge it so: a node
+     * the caller may not see (or that does not exist) is judged as a node nobody owns, 403 when that refuses, else
+     * 400 (NodeNotFound in the body); a node it sees is judged on its owner and lessee, 403 when that refuses.
      */
     @Test
     void portsAndPortgroupsAreCreatedOnlyWhereThePolicyAllows() {
@@ -181,11 +183,29 @@ class RbacMatrixTest extends WithFakeConductor {
                     assertEquals(before + 1, conductor.intentsFor(node).size(), kind + " as " + persona);
                     continue;
                 }
-                int status = expected == Policy.Decision.NOT_FOUND ? 400 : expected.status;
+                int status = expected != Policy.Decision.NOT_FOUND ? expected.status
+                        : POLICY.allows("baremetal:" + kind + ":create", persona.principal(), NodeOwnership.NONE) ? 400 : 403;
                 assertEquals(status, response.statusCode(), kind + " as " + persona + ": " + response.asString());
                 assertTrue(response.asString().contains("could not be found") || response.asString().contains("Access was denied"),
                         response.asString());
                 assertEquals(before, conductor.intentsFor(node).size(), kind + " as " + persona + " sent an intent though refused");
+            }
+        }
+    }
+
+    /** A node that does not exist: 400 for whoever may create on a node nobody owns, 403 for everyone else. */
+    @Test
+    void aPortOnANodeThatDoesNotExistIsRefusedAsIronicRefusesIt() {
+        String missing = UUID.randomUUID().toString();
+        for (Persona persona : Persona.values()) {
+            for (String kind : List.of("port", "portgroup")) {
+                String body = kind.equals("port") ? "{\"node_uuid\": \"" + missing + "\", \"address\": \"52:54:00:00:01:01\"}"
+                        : "{\"node_uuid\": \"" + missing + "\"}";
+                Response response = as(persona).contentType("application/json").body(body).post("/v1/" + kind + "s");
+                boolean mayCreate = POLICY.allows("baremetal:" + kind + ":create", persona.principal(), NodeOwnership.NONE);
+                assertEquals(mayCreate ? 400 : 403, response.statusCode(), kind + " as " + persona + ": " + response.asString());
+                assertTrue(response.asString().contains(mayCreate ? "could not be found"
+                        : "Access was denied to the following resource: baremetal:" + kind + ":create"), response.asString());
             }
         }
     }

@@ -96,7 +96,8 @@ public class Access {
         return redacted.build();
     }
 
-    private static ApiError forbidden(Collection<String> rules) {
+    /** Ironic's HTTPForbidden: the rules refused, by name. */
+    public static ApiError forbidden(Collection<String> rules) {
         return new ApiError(403, "Access was denied to the following resource: " + String.join(", ", rules));
     }
 

@@ -79,6 +79,17 @@ public class NodeReader {
         return requireRow(OWNERSHIP_COLUMNS, ident, who, rules).map(row -> row.getUUID("uuid"));
     }
 
+    /**
+     * The uuid of the node a new port or portgroup names in its body, as Ironic's port.py and portgroup.py decide:
+     * a node {@code who} may not see, or that does not exist, is judged as a node nobody owns ({@code rule} refused:
+     * 403), then answered NodeNotFound with 400; a node it sees is judged on its owner and lessee (403).
+     */
+    public Uni<UUID> requireParentUuid(String ident, Principal who, String rule) {
+        return requireUuid(ident, who, Set.of(rule)).onFailure(ApiError.class).transform(e -> ((ApiError) e).status() != 404 ? e
+                : access.allows(who, rule, null) ? ApiError.badRequest("Node " + ident + " could not be found.")
+                : Access.forbidden(Set.of(rule)));
+    }
+
     /** As {@link #requireUuid(String, Principal, Set)} with one rule for the current caller. */
     public Uni<UUID> requireUuid(String ident, String rule) {
         return requireUuid(ident, access.caller(), Set.of(rule));

@@ -128,10 +128,7 @@ public class PortgroupsResource {
                             "Invalid input for field/attribute standalone_ports_supported. Value: "));
         }
         Principal who = access.caller();
-        // Ironic: NodeNotFound is answered 400 in a portgroup's body (also for a node the caller may not see)
-        return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:portgroup:create"))
-                .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
-                        ? ApiError.badRequest("Node " + nodeIdent + " could not be found.") : e)
+        return nodes.requireParentUuid(nodeIdent, who, "baremetal:portgroup:create")
                 .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/portgroups/" + uuid))

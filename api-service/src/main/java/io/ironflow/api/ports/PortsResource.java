@@ -123,10 +123,7 @@ public class PortsResource {
                     : QueryBooleans.parse(pxe.asText(), "Invalid input for field/attribute pxe_enabled. Value: "));
         }
         Principal who = access.caller();
-        // Ironic: NodeNotFound is answered 400 in a port's body (also for a node the caller may not see)
-        return nodes.requireUuid(nodeIdent, who, Set.of("baremetal:port:create"))
-                .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
-                        ? ApiError.badRequest("Node " + nodeIdent + " could not be found.") : e)
+        return nodes.requireParentUuid(nodeIdent, who, "baremetal:port:create")
                 .flatMap(nodeUuid -> intents.submit(nodeUuid.toString(), command.build(), who))
                 .map(result -> RestResponse.ResponseBuilder.<Map<String, Object>>create(RestResponse.Status.CREATED)
                         .location(URI.create(uri.getBaseUri() + "v1/ports/" + uuid))
