@@ -182,6 +182,16 @@ class NodeVerbsTest extends WithFakeConductor {
         assertNull(action.getRescuePassword());
     }
 
+    /** Ironic tests clean_steps for truth: an empty list is none, with manage as with clean (which then needs some). */
+    @Test
+    void anEmptyCleanStepsListIsNone() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "manageable")));
+        Response response = request("{\"target\": \"manage\", \"clean_steps\": []}").put("/v1/nodes/" + uuid + "/states/provision");
+        assertEquals(202, response.statusCode(), response.asString());
+        assertNull(((ProvisionAction) single(uuid).getCommand()).getCleanSteps());
+    }
+
     @Test
     void anyVerbIsTheConductorsToJudge() throws Exception {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));

@@ -52,8 +52,9 @@ record ProvisionStateRequest(ProvisionAction command) {
         }
         return new ProvisionStateRequest(ProvisionAction.newBuilder()
                 .setTarget(target)
-                // The steps go to the conductor as given: it validates them against the driver's catalogue.
-                .setCleanSteps(cleanSteps == null || cleanSteps.isNull() ? null : cleanSteps.toString())
+                // The steps go to the conductor as given: it validates them against the driver's catalogue. An empty
+                // list is none, as Ironic tests them (`if clean_steps`): allowed with any verb, not enough for clean.
+                .setCleanSteps(cleanSteps == null || cleanSteps.isNull() || cleanSteps.isEmpty() ? null : cleanSteps.toString())
                 .setRescuePassword(JsonBody.optionalText(node, "rescue_password"))
                 .setConfigDrive(configDrive(node.get("configdrive")))
                 .setDisableRamdisk(disableRamdisk)

@@ -66,6 +66,10 @@ public final class ProvisionRequest {
         if (node.reservation() != null) {
             throw locked(node);
         }
+        if (verb == ProvisionVerb.CLEAN && node.maintenance()) { // do_node_clean, once it holds the node's lock
+            throw Rejection.badRequest("The cleaning operation can't be performed on node " + node.uuid()
+                    + " because it's in maintenance mode.");
+        }
         return new Start(verb.event(), next.get(), target(verb, next.get()));
     }
 

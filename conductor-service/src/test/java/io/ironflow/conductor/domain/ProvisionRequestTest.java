@@ -69,13 +69,20 @@ class ProvisionRequestTest {
     }
 
     @Test
-    void maintenanceRefusesDeployAndRebuildOnly() {
+    void maintenanceRefusesDeployRebuildAndManualCleaning() {
         NodeFacts inMaintenance = new NodeFacts(UUID, ProvisionState.AVAILABLE, null, true, false);
         assertEquals(400, assertThrows(Rejection.class, () -> decide(inMaintenance, ProvisionVerb.ACTIVE)).code());
         assertEquals(ProvisionState.MANAGEABLE, decide(inMaintenance, ProvisionVerb.MANAGE).enter());
         NodeFacts activeInMaintenance = new NodeFacts(UUID, ProvisionState.ACTIVE, null, true, false);
         assertEquals(400, assertThrows(Rejection.class, () -> decide(activeInMaintenance, ProvisionVerb.REBUILD)).code());
         assertEquals(ProvisionState.DELETING, decide(activeInMaintenance, ProvisionVerb.DELETED).enter());
+        NodeFacts manageableInMaintenance = new NodeFacts(UUID, ProvisionState.MANAGEABLE, null, true, false);
+        Rejection clean = assertThrows(Rejection.class, () -> decide(manageableInMaintenance, ProvisionVerb.CLEAN));
+        assertEquals(400, clean.code());
+        assertEquals("The cleaning operation can't be performed on node " + UUID + " because it's in maintenance mode.",
+                clean.getMessage());
+        assertEquals(ProvisionState.CLEANING, decide(manageableInMaintenance, ProvisionVerb.PROVIDE).enter(),
+                "automated cleaning is not refused");
     }
 
     @Test
