@@ -50,10 +50,14 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         }
         change.aggregate().checkRetiring(retired);
         if (!retired) {
-            if (document.get("retired_reason") != null && !document.get("retired_reason").equals(node.retiredReason)) {
-                throw Rejection.badRequest("Cannot set retired_reason without setting retired on node " + node.uuid + ".");
+            // Ironic's _check_update_retired: unretiring clears the reason, even one set by the same patch; on a node
+            // that stays unretired, only a non-empty new reason is refused.
+            Object reason = document.get("retired_reason");
+            boolean unretiring = node.retired;
+            if (!unretiring && reason != null && !"".equals(reason) && !reason.equals(node.retiredReason)) {
+                throw Rejection.badRequest("The retired_reason field can only be set when retired is True");
             }
-            document.put("retired_reason", null); // unsetting retired clears the reason
+            document.put("retired_reason", null);
         }
         String name = (String) document.get("name");
         NodeNames.requireValidName(name);

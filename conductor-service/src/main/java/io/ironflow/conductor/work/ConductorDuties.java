@@ -28,7 +28,8 @@ import org.jboss.logging.MDC;
 /**
  * What a conductor does on its own, as Ironic's periodic tasks: heartbeat, take over the nodes of conductors
  * that stopped heartbeating, pick up call-backs whose conductor is gone, and fail wait states that outlive
- * their timeout (and oneview power changes past their deadline). Nodes in maintenance or retired are left alone by the timeout check (seed 000); recovery of
+ * their timeout (and oneview power changes past their deadline). Nodes in maintenance are left alone by the timeout check (Ironic's rule); retired nodes are not (a
+ * retired node is cleaned on its way out, and a wait without a deadline would wedge it); recovery of
  * a dead conductor's nodes is not a periodic task on a node but a repair, and applies to every node.
  */
 @ApplicationScoped
@@ -148,7 +149,11 @@ public class ConductorDuties {
                 .invoke(relay::wakeUp));
     }
 
-    /** Fails nodes that waited longer than the wait timeout; skips maintenance and retired nodes (seed 000). */
+    /**
+     * Fails nodes that waited longer than the wait timeout; skips nodes in maintenance, as Ironic does. Retired nodes
+     * time out like any other: seed 000's "exclude retired nodes from periodic tasks" is not read as a wait without
+     * a deadline, which is what a retired node's cleaning would then be once its call-back is lost.
+     */
     @Scheduled(every = "${ironflow.conductor.wait-timeout-check-interval}", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> failTimedOutWaits() {
@@ -156,7 +161,7 @@ public class ConductorDuties {
             return Uni.createFrom().voidItem();
         }
         return reported("failTimedOutWaits", uuids("SELECT uuid FROM nodes WHERE provision_state IN " + NodeSql.WAIT_STATES
-                + " AND reservation IS NULL AND NOT maintenance AND NOT retired AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
+                + " AND reservation IS NULL AND NOT maintenance AND provision_updated_at < ?1", Instant.now().minus(waitTimeout))
                 .flatMap(nodes -> sequentially(nodes, uuid -> Panache.withTransaction(() -> Reservations
                         .claim(uuid, conductor.name())
                         .flatMap(claimed -> !claimed ? Uni.createFrom().<String>nullItem() : NodeEntity.<NodeEntity>findById(uuid)
