@@ -8,11 +8,15 @@ import java.util.Map;
 /**
  * What one node's simulated hardware holds and has done. The engine stores it as JSON in the node's
  * {@code driver_internal_info} under {@link #KEY}; tests and operators read it to see what really happened.
- * Insertion-ordered collections keep the stored JSON stable.
+ * Insertion-ordered collections keep the stored JSON stable. Each history keeps its last {@link #HISTORY}
+ * entries: the record travels in every snapshot of the node, and a node cleaned thousands of times must not outgrow
+ * what a snapshot may hold.
  */
 public final class FakeHardwareRecord {
 
     public static final String KEY = "fake_hardware";
+    /** How many entries each history keeps, the newest last. */
+    public static final int HISTORY = 100;
 
     private String powerState;
     private final List<String> powerHistory = new ArrayList<>();
@@ -94,13 +98,13 @@ public final class FakeHardwareRecord {
     // --- what the driver does to the hardware (package-private: only drivers change it) ---
 
     void power(String target, String endState) {
-        powerHistory.add(target);
+        remember(powerHistory, target);
         powerState = endState;
     }
 
     /** An erase step ran: {@code how} on {@code erased}, out of the node's {@code allDisks}. */
     void erased(String how, boolean wholeDisks, List<String> allDisks, List<String> erased) {
-        eraseHistory.add(how);
+        remember(eraseHistory, how);
         if (wholeDisks) {
             erasedDevices++;
         }
@@ -125,12 +129,12 @@ public final class FakeHardwareRecord {
     }
 
     void firmwareApplied(String image) {
-        firmwareImages.add(image);
+        remember(firmwareImages, image);
     }
 
     void deployed(String image) {
         deployedImage = image;
-        deployedImages.add(image);
+        remember(deployedImages, image);
     }
 
     void tornDown() {
@@ -149,7 +153,14 @@ public final class FakeHardwareRecord {
     }
 
     void ran(String stepKey) {
-        stepHistory.add(stepKey);
+        remember(stepHistory, stepKey);
+    }
+
+    private static void remember(List<String> history, String entry) {
+        history.add(entry);
+        if (history.size() > HISTORY) {
+            history.subList(0, history.size() - HISTORY).clear();
+        }
     }
 
     // --- readable accessors ---

@@ -29,6 +29,20 @@ class FakeHardwareRecordTest {
         assertEquals(r.toJson(), FakeHardwareRecord.fromDriverInternalInfo(null).toJson());
     }
 
+    /** A node cleaned thousands of times keeps the last hundred of each history, the newest last. */
+    @Test
+    void historiesKeepTheirLastEntries() {
+        FakeHardwareRecord r = FakeHardwareRecord.fromJson(null);
+        for (int i = 0; i < 3 * FakeHardwareRecord.HISTORY; i++) {
+            driver.setPower(i % 2 == 0 ? "power on" : "power off", r);
+            driver.run(PlannedStep.operation("deploy.erase_devices_metadata"), r);
+        }
+        assertEquals(FakeHardwareRecord.HISTORY, r.powerHistory().size());
+        assertEquals("power off", r.powerHistory().get(FakeHardwareRecord.HISTORY - 1));
+        assertEquals(FakeHardwareRecord.HISTORY, r.eraseHistory().size());
+        assertEquals(FakeHardwareRecord.HISTORY, FakeHardwareRecord.fromJson(r.toJson()).eraseHistory().size());
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void roundTripsThroughJsonText() throws Exception {
