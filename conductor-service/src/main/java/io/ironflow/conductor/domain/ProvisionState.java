@@ -53,14 +53,17 @@ public enum ProvisionState {
 
     /**
      * The target_provision_state a node shows on entering this state, given the one it had: none in a stable
-     * state, the state to retry towards in a failed one (as Ironic's machine declares them), unchanged otherwise.
+     * state, the state to retry towards in a failed one (as Ironic's machine declares them; clean failed keeps the
+     * cleaning's, as Ironic's cleaning_error_handler does), unchanged otherwise.
      */
     public String targetOnEntry(String previousTarget) {
         if (stable) {
             return null;
         }
         return switch (this) {
-            case CLEAN_FAILED, INSPECT_FAILED -> MANAGEABLE.wire;
+            // Ironic keeps the cleaning's target (manual: manageable; automated: available, the state's declared one)
+            case CLEAN_FAILED -> previousTarget != null ? previousTarget : AVAILABLE.wire;
+            case INSPECT_FAILED -> MANAGEABLE.wire;
             case DEPLOY_FAILED, UNRESCUE_FAILED, ADOPT_FAILED -> ACTIVE.wire;
             case RESCUE_FAILED -> RESCUE.wire;
             default -> previousTarget;

@@ -61,11 +61,21 @@ class NodeTest {
 
         Node cleaning = node(ProvisionState.CLEANING);
         cleaning.state().reservation = "c1";
+        cleaning.state().targetProvisionState = "available";
         cleaning.fail("a step failed");
         assertEquals("clean failed", cleaning.state().provisionState);
-        assertEquals("manageable", cleaning.state().targetProvisionState);
+        assertEquals("available", cleaning.state().targetProvisionState, "automated cleaning: Ironic keeps available");
         assertEquals("a step failed", cleaning.state().lastError);
         assertNull(cleaning.holder(), "a failed operation releases the node");
+
+        Node manual = node(ProvisionState.CLEAN_WAIT);
+        manual.state().targetProvisionState = "manageable";
+        manual.fail("timed out");
+        assertEquals("manageable", manual.state().targetProvisionState, "manual cleaning: manageable, as Ironic sets it");
+
+        Node unknown = node(ProvisionState.CLEANING);
+        unknown.fail("a step failed");
+        assertEquals("available", unknown.state().targetProvisionState, "the target Ironic's machine declares");
     }
 
     @Test
