@@ -85,6 +85,9 @@ public class AllocationResults {
             } else {
                 node.driverInternalInfo.remove(OneViewAllocations.ERROR);
             }
+            if (result.getAction() == AllocationAction.REMOVE) {
+                OneViewAllocations.removalFailed(node);
+            }
             work.fail(change, result.getErrorMessage() == null ? "OneView allocation failed." : result.getErrorMessage());
             return;
         }

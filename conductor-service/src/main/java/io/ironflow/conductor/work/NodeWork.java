@@ -119,9 +119,15 @@ public class NodeWork {
         }
     }
 
-    /** An abort has moved the node out of {@code from}: say in last_error what stopped, and forget the plan. */
+    /**
+     * An abort has moved the node out of {@code from}: say in last_error what stopped, forget the plan, and give
+     * back the OneView profile an aborted cleaning held (Ironic's do_node_clean_abort tears cleaning down).
+     */
     public void aborted(NodeChange change, ProvisionState from) {
         NodeEntity node = change.node();
+        if (Operation.of(from).orElse(null) == Operation.CLEAN_NODE) {
+            OneViewAllocations.giveBack(change, waitTimeout);
+        }
         PlannedStep step = node.cleanStep == null ? null : PlannedStep.fromJson(node.cleanStep);
         change.aggregate().recordError("By request, the " + Operation.of(from).orElseThrow().name().toLowerCase().replace("_node", "")
                 + " operation was aborted for node " + node.uuid + (step == null ? "." : " on step " + step.key() + "."));
@@ -181,6 +187,7 @@ public class NodeWork {
             }
             PlannedStep step = WorkPlan.current(node);
             if (step == null) {
+                node.cleanStep = null; // the steps are over (an abort during the removal is not one after a step)
                 if (OneViewAllocations.mustRemove(node, state)) { // tear_down_cleaning: give the hardware back
                     OneViewAllocations.request(change, AllocationAction.REMOVE, waitTimeout);
                     return;
@@ -253,9 +260,15 @@ public class NodeWork {
         return next;
     }
 
-    /** Ends the operation in its failed state with {@code error} as last_error, and releases the node. */
+    /**
+     * Ends the operation in its failed state with {@code error} as last_error, and releases the node; a failed
+     * cleaning gives back the OneView profile it held (tear_down_cleaning, as Ironic's cleaning_error_handler).
+     */
     void fail(NodeChange change, String error) {
         NodeEntity node = change.node();
+        if (Operation.of(change.state()).orElse(null) == Operation.CLEAN_NODE) {
+            OneViewAllocations.giveBack(change, waitTimeout);
+        }
         WorkPlan.clear(node);
         node.driverInternalInfo.remove(OneViewPower.OWED);
         change.aggregate().fail(error);

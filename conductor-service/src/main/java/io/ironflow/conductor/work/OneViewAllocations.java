@@ -81,10 +81,39 @@ final class OneViewAllocations {
         pending.put("request_id", requestId);
         pending.put("action", action.name());
         node.driverInternalInfo.put(PENDING, pending);
+        change.publish(requestOf(change, requestId, action, patience));
+        change.aggregate().release(); // wait states hold no reservation
+        change.fire(ProvisionEvent.WAIT);
+    }
+
+    /**
+     * A cleaning ends failed or aborted (Ironic's tear_down_cleaning, which its cleaning_error_handler and
+     * do_node_clean_abort call): the profile applied for it, or whose APPLY is still out, is given back. Nothing
+     * waits for the answer (the allocator forgets applied_server_profile_uri itself); a REMOVE already out, or one
+     * that just failed, is not sent again.
+     */
+    static void giveBack(NodeChange change, Duration patience) {
+        NodeEntity node = change.node();
+        String pending = node.driverInternalInfo.get(PENDING) instanceof Map<?, ?> p && p.get("action") instanceof String a ? a : null;
+        boolean held = "applied".equals(node.driverInternalInfo.get(HELD));
+        node.driverInternalInfo.remove(PENDING); // a late answer finds no node waiting for it
+        if ((held || AllocationAction.APPLY.name().equals(pending)) && !AllocationAction.REMOVE.name().equals(pending) && dynamic(node)) {
+            change.publish(requestOf(change, UUID.randomUUID().toString(), AllocationAction.REMOVE, patience));
+            node.driverInternalInfo.put(HELD, "given back");
+        }
+    }
+
+    /** A REMOVE whose answer is a failure: the operation fails with it, and is not to ask again. */
+    static void removalFailed(NodeEntity node) {
+        node.driverInternalInfo.put(HELD, "removal failed");
+    }
+
+    private static Outbox.Entry requestOf(NodeChange change, String requestId, AllocationAction action, Duration patience) {
+        NodeEntity node = change.node();
         Object applied = node.driverInfo.get(OneViewHardware.APPLIED_SERVER_PROFILE_URI);
         Object hardware = node.driverInfo.get(OneViewHardware.SERVER_HARDWARE_URI);
         Instant now = Instant.now();
-        change.publish(new Outbox.Entry(Topic.ALLOCATION_REQUESTS, node.uuid.toString(), AllocationRequest.newBuilder()
+        return new Outbox.Entry(Topic.ALLOCATION_REQUESTS, node.uuid.toString(), AllocationRequest.newBuilder()
                 .setRequestId(requestId)
                 .setNodeUuid(node.uuid.toString())
                 .setAction(action)
@@ -94,9 +123,7 @@ final class OneViewAllocations {
                 .setAppliedServerProfileUri(applied instanceof String s ? s : null)
                 .setRequestedAt(now)
                 .setDeadline(now.plus(patience))
-                .build()));
-        change.aggregate().release(); // wait states hold no reservation
-        change.fire(ProvisionEvent.WAIT);
+                .build());
     }
 
     /**

@@ -174,6 +174,43 @@ class OneViewAllocationTest {
                 "available", "deploying", "wait call-back", "deploying", "wait call-back", "deploying", "active"), path.subList(0, 15));
     }
 
+    /**
+     * A cleaning that fails, or is aborted, gives its profile back as Ironic's tear_down_cleaning does: the REMOVE
+     * goes out with the failure, nothing waits for it, and a late APPLY answer changes nothing. Without it the
+     * profile stayed on the hardware, unrecorded once the APPLY's answer was dropped.
+     */
+    @Test
+    void aFailedOrAbortedCleaningGivesItsProfileBack() throws SQLException {
+        String failing = enroll(Map.of("server_hardware_uri", HARDWARE, "fake_fail_steps", List.of("deploy.erase_devices")));
+        conductor.drive(failing, "manage", "manageable");
+        assertEquals(202, conductor.provision(failing, "provide").getCode());
+        AllocationRequest apply = request(failing, 1);
+        conductor.awaitState(failing, "clean wait");
+        answer(apply, true, "/rest/server-profiles/p-failing", null, false);
+        AllocationRequest giveBack = request(failing, 2);
+        assertEquals(AllocationAction.REMOVE, giveBack.getAction());
+        assertEquals("/rest/server-profiles/p-failing", giveBack.getAppliedServerProfileUri());
+        conductor.awaitState(failing, "clean failed");
+        assertTrue(conductor.column(failing, "last_error").contains("deploy.erase_devices"), conductor.column(failing, "last_error"));
+        assertEquals("given back", conductor.column(failing, "driver_internal_info->>'oneview_profile'"));
+        answer(giveBack, true, null, null, false, "power off");
+
+        String aborted = enroll(Map.of("server_hardware_uri", HARDWARE));
+        conductor.drive(aborted, "manage", "manageable");
+        assertEquals(202, conductor.provision(aborted, "provide").getCode());
+        AllocationRequest pending = request(aborted, 1);
+        conductor.awaitState(aborted, "clean wait");
+        assertEquals(202, conductor.provision(aborted, "abort").getCode());
+        conductor.awaitState(aborted, "clean failed");
+        AllocationRequest removal = request(aborted, 2);
+        assertEquals(AllocationAction.REMOVE, removal.getAction(), "the APPLY still out is followed by its removal");
+        answer(pending, true, "/rest/server-profiles/p-late", null, false); // the late answer: nobody waits for it
+        answer(removal, true, null, null, false, "power off");
+        assertEquals("clean failed", conductor.column(aborted, "provision_state"));
+        assertNull(conductor.column(aborted, "driver_info->>'applied_server_profile_uri'"));
+        assertNull(conductor.column(aborted, "driver_internal_info->'oneview_allocation'"));
+    }
+
     @Test
     void deployPowersOnAndTearDownPowersOffThroughOneViewAndAPowerFailureFailsTheOperation() throws SQLException {
         String node = enroll(Map.of("server_hardware_uri", HARDWARE));
