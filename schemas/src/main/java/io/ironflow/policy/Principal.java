@@ -21,6 +21,11 @@ public record Principal(String user, String project, Set<String> roles, boolean 
         roles = Set.copyOf(roles);
     }
 
+    /** Whether this is what {@link #service} builds: the service role alone, system scope, no project. */
+    public boolean isService() {
+        return project == null && systemScope && roles.equals(Set.of("service"));
+    }
+
     /** A role held directly or implied by a stronger one (admin implies member implies reader). */
     public boolean hasRole(String role) {
         return switch (role) {

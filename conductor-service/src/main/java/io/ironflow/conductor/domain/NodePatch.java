@@ -33,6 +33,34 @@ public final class NodePatch {
     }
 
     /**
+     * The top-level fields {@code patchJson}'s operations address ({@code /extra/a} addresses extra); empty when it
+     * is no patch at all, which {@link #apply} refuses.
+     */
+    public static Set<String> fields(String patchJson) {
+        Set<String> fields = new java.util.HashSet<>();
+        try {
+            for (JsonNode op : JSON.readTree(patchJson)) {
+                String[] parts = op.path("path").asText("").split("/", 3);
+                fields.add(parts.length > 1 ? parts[1] : "");
+            }
+        } catch (JsonProcessingException | RuntimeException e) {
+            return Set.of();
+        }
+        return fields;
+    }
+
+    /** Whether {@code patchJson} is exactly one operation, the removal of {@code path}. */
+    public static boolean isRemovalOf(String patchJson, String path) {
+        try {
+            JsonNode patch = JSON.readTree(patchJson);
+            return patch != null && patch.isArray() && patch.size() == 1 && "remove".equals(patch.get(0).path("op").asText())
+                    && path.equals(patch.get(0).path("path").asText());
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    /**
      * Applies {@code patchJson} to {@code document} (the node's writable fields; changed in place). A read-only or
      * unknown path, an unsupported op, a missing value or a remove of an absent member is a 400.
      */

@@ -70,6 +70,18 @@ public enum ProvisionState {
         };
     }
 
+    /**
+     * Whether a node in this state may be patched while it has a target (Ironic's UPDATE_ALLOWED_STATES): the failed
+     * states, and inspection and verification, whose work does not read what a patch changes.
+     */
+    public boolean updatableInTransition() {
+        return switch (this) {
+            case DEPLOY_FAILED, INSPECTING, INSPECT_FAILED, INSPECT_WAIT, CLEAN_FAILED, ERROR, VERIFYING, ADOPT_FAILED,
+                    RESCUE_FAILED, UNRESCUE_FAILED -> true;
+            default -> false;
+        };
+    }
+
     public static ProvisionState fromWire(String wire) {
         ProvisionState state = BY_WIRE.get(wire);
         if (state == null) {

@@ -4,22 +4,30 @@ import io.ironflow.conductor.domain.hardware.Drivers;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.NodePatch;
 import io.ironflow.conductor.domain.NodeSettings;
+import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.node.Node;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.UpdateNode;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@link UpdateNode}: applies a JSON patch to the node's writable fields ({@link NodePatch}); a patch that breaks a
  * rule (a malformed name or shard, retiring an available node, a retired reason without retired, a name taken,
- * driver_info of a driver not enabled) is refused and changes nothing; 200.
+ * driver_info of a driver not enabled) is refused and changes nothing; 200. As Ironic's node patch, a node in a
+ * state transition is not patched (409) unless its state allows it ({@link ProvisionState#updatableInTransition}),
+ * the patch only retires or unretires it (seed 000: "as long as the node is not locked"), or it removes
+ * instance_uuid from a node in maintenance; Ironflow's own services ({@link Principal#isService}) record what
+ * they do meanwhile (the allocator, the profile it applied while the node waits for it).
  */
 @ApplicationScoped
 class UpdateNodeHandler implements CommandHandler<UpdateNode> {
@@ -35,9 +43,27 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         return UpdateNode.class;
     }
 
+    private static final Set<String> RETIREMENT = Set.of("retired", "retired_reason");
+
     @Override
     public Uni<Outcome> apply(NodeIntent intent, UpdateNode command, NodeEntity lockedNode) {
-        return edits.locked(intent, lockedNode).flatMap(change -> update(change, command));
+        return edits.locked(intent, lockedNode).flatMap(change -> {
+            requireNoTransition(change, command.getPatch(), IntentRules.fromAvro(intent.getPrincipal()));
+            return update(change, command);
+        });
+    }
+
+    private static void requireNoTransition(NodeChange change, String patch, Principal who) {
+        NodeEntity node = change.node();
+        if (node.targetProvisionState == null || change.state().updatableInTransition() || (who != null && who.isService())) {
+            return;
+        }
+        Set<String> fields = NodePatch.fields(patch);
+        boolean retirement = !fields.isEmpty() && RETIREMENT.containsAll(fields);
+        boolean instanceUuidRemoval = node.maintenance && NodePatch.isRemovalOf(patch, "/instance_uuid");
+        if (!retirement && !instanceUuidRemoval) {
+            throw Rejection.conflict("Node " + node.uuid + " can not be updated while a state transition is in progress.");
+        }
     }
 
     private Uni<Outcome> update(NodeChange change, UpdateNode command) {

@@ -13,6 +13,11 @@ import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeEvent;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.UpdateNode;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
+import io.ironflow.conductor.testing.Conductor;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -154,12 +159,15 @@ class ProvisioningTest extends ConductorScenario {
         assertEquals(202, conductor.clean(manageable, "[{\"interface\": \"bios\", \"step\": \"factory_reset\"}]").getCode());
         conductor.awaitState(manageable, "manageable");
 
-        // Retired while waiting in clean wait: cleaning finishes in manageable, even with automated cleaning off.
+        // Retired while waiting in clean wait (seed 000 allows it in a transition): cleaning finishes in manageable.
         String waiting = manageable(Map.of("fake_step_seconds", Map.of("deploy.erase_devices_metadata", 2)));
         assertEquals(202, conductor.provision(waiting, "provide").getCode());
         conductor.awaitState(waiting, "clean wait");
+        assertEquals(409, conductor.patch(waiting, """
+                [{"op": "replace", "path": "/retired", "value": true}, {"op": "replace", "path": "/automated_clean", "value": false}]""").getCode(),
+                "retiring, yes; changing the running cleaning, no");
         assertEquals(200, conductor.patch(waiting, """
-                [{"op": "replace", "path": "/retired", "value": true}, {"op": "replace", "path": "/automated_clean", "value": false}]""").getCode());
+                [{"op": "replace", "path": "/retired", "value": true}, {"op": "add", "path": "/retired_reason", "value": "EOL"}]""").getCode());
         conductor.awaitState(waiting, "manageable");
     }
 
@@ -202,6 +210,37 @@ class ProvisioningTest extends ConductorScenario {
         conductor.awaitState(retired, "clean failed"); // a retired node's cleaning has a deadline too
         assertTrue(conductor.column(retired, "last_error").contains("Timeout"), conductor.column(retired, "last_error"));
         assertEquals("clean wait", conductor.column(maintenance, "provision_state"), "periodic tasks skip nodes in maintenance");
+    }
+
+    /**
+     * Ironic's node patch: not while a state transition is under way (409, and nothing changes), except to retire
+     * the node (seed 000), by Ironflow's own services (the allocator records the profile it applied while the node
+     * waits), and in the states Ironic lists (a failed one, say).
+     */
+    @Test
+    void aNodeInTransitionIsNotPatchedButRetiredOrByOurServices() throws SQLException {
+        String node = manageable(Map.of("fake_step_seconds", Map.of("deploy.erase_devices", 120)));
+        assertEquals(202, conductor.provision(node, "provide").getCode());
+        conductor.awaitState(node, "clean wait");
+        String describe = "[{\"op\": \"add\", \"path\": \"/description\", \"value\": \"mid-clean\"}]";
+        IntentResult refused = conductor.patch(node, describe);
+        assertEquals(409, refused.getCode());
+        assertEquals("Node " + node + " can not be updated while a state transition is in progress.", refused.getErrorMessage());
+        assertEquals(409, conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/driver_info/fake_fail_steps\", \"value\": []}]")
+                .getCode(), "the running cleaning's settings least of all");
+        assertNull(conductor.column(node, "description"));
+
+        NodeIntent service = Conductor.intent(node, UpdateNode.newBuilder().setPatch(
+                "[{\"op\": \"add\", \"path\": \"/extra/recorded_by\", \"value\": \"allocator\"}]").build());
+        service.setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator")));
+        assertEquals(200, conductor.sendAll(List.of(service)).get(service.getIntentId()).getCode(), "our own services record meanwhile");
+        assertEquals(200, conductor.patch(node, "[{\"op\": \"replace\", \"path\": \"/retired\", \"value\": true}]").getCode(),
+                "retiring is allowed in a transition");
+
+        assertEquals(202, conductor.provision(node, "abort").getCode());
+        conductor.awaitState(node, "clean failed");
+        assertEquals(200, conductor.patch(node, describe).getCode(), "a failed state may be patched");
+        assertEquals("mid-clean", conductor.column(node, "description"));
     }
 
     @Test
