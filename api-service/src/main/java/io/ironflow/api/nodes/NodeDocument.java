@@ -75,7 +75,7 @@ public final class NodeDocument {
         t.put("console_enabled", (n, r) -> false); // no consoles
         t.put("maintenance", (n, r) -> n.getMaintenance());
         t.put("maintenance_reason", (n, r) -> n.getMaintenanceReason());
-        t.put("fault", (n, r) -> null); // no periodic check sets a fault yet
+        t.put("fault", (n, r) -> n.getFault());
         t.put("retired", (n, r) -> n.getRetired());
         t.put("retired_reason", (n, r) -> n.getRetiredReason());
         t.put("protected", (n, r) -> false); // node protection is not built

@@ -31,7 +31,7 @@ public class NodeReader {
             + "properties::text AS properties, extra::text AS extra, instance_info::text AS instance_info, "
             + "instance_uuid, resource_class, owner, lessee, description, automated_clean, conductor_group, "
             + "provision_state, target_provision_state, power_state, target_power_state, maintenance, "
-            + "maintenance_reason, retired, retired_reason, last_error, reservation, conductor, "
+            + "maintenance_reason, fault, retired, retired_reason, last_error, reservation, conductor, "
             + "clean_step::text AS clean_step, revision, created_at, updated_at, provision_updated_at, traits, "
             + "network_data::text AS network_data, boot_mode, secure_boot, shard";
     /** What the policy looks at, and the uuid a write is keyed by. */
@@ -203,6 +203,7 @@ public class NodeReader {
                 .setTargetPowerState(row.getString("target_power_state"))
                 .setMaintenance(row.getBoolean("maintenance"))
                 .setMaintenanceReason(row.getString("maintenance_reason"))
+                .setFault(row.getString("fault"))
                 .setRetired(row.getBoolean("retired"))
                 .setRetiredReason(row.getString("retired_reason"))
                 .setLastError(row.getString("last_error"))

@@ -48,6 +48,7 @@ public final class NodeSnapshots {
                 .setTargetPowerState(node.targetPowerState)
                 .setMaintenance(node.maintenance)
                 .setMaintenanceReason(node.maintenanceReason)
+                .setFault(node.fault)
                 .setRetired(node.retired)
                 .setRetiredReason(node.retiredReason)
                 .setLastError(SecretFields.text(node.lastError))

@@ -155,9 +155,23 @@ public final class Node {
         state.maintenanceReason = reason;
     }
 
+    /** Leaves maintenance; the fault that put the node there goes with it (Ironic's update_node). */
     public void leaveMaintenance() {
         state.maintenance = false;
         state.maintenanceReason = null;
+        state.fault = null;
+    }
+
+    /**
+     * The conductor puts the node in maintenance itself because of {@code fault} (Ironic's faults: "clean failure",
+     * "power failure"); a reason the operator gave already is kept, as Ironic keeps it.
+     */
+    public void faulted(String fault, String reason) {
+        state.maintenance = true;
+        state.fault = fault;
+        if (state.maintenanceReason == null) {
+            state.maintenanceReason = reason;
+        }
     }
 
     // ---- retirement ------------------------------------------------------------------------------------------
@@ -230,6 +244,7 @@ public final class Node {
         state.powerState = actual;
         state.lastError = message;
         enterMaintenance(message);
+        state.fault = "power failure";
         noticed("power sync failed", message);
     }
 

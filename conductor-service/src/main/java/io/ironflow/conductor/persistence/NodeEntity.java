@@ -68,6 +68,8 @@ public class NodeEntity extends PanacheEntityBase {
     public boolean maintenance;
     @Column(name = "maintenance_reason")
     public String maintenanceReason;
+    /** Ironic's fault: set with maintenance by the conductor itself, cleared with it. */
+    public String fault;
     public boolean retired;
     @Column(name = "retired_reason")
     public String retiredReason;

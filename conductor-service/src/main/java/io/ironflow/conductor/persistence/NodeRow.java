@@ -65,6 +65,7 @@ public final class NodeRow {
             column("target_power_state", Kind.TEXT, n -> n.targetPowerState, (n, v) -> n.targetPowerState = (String) v),
             column("maintenance", Kind.BOOLEAN, n -> n.maintenance, (n, v) -> n.maintenance = (Boolean) v),
             column("maintenance_reason", Kind.TEXT, n -> n.maintenanceReason, (n, v) -> n.maintenanceReason = (String) v),
+            column("fault", Kind.TEXT, n -> n.fault, (n, v) -> n.fault = (String) v),
             column("retired", Kind.BOOLEAN, n -> n.retired, (n, v) -> n.retired = (Boolean) v),
             column("retired_reason", Kind.TEXT, n -> n.retiredReason, (n, v) -> n.retiredReason = (String) v),
             column("last_error", Kind.TEXT, n -> n.lastError, (n, v) -> n.lastError = (String) v),

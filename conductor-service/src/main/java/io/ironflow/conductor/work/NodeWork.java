@@ -261,13 +261,18 @@ public class NodeWork {
     }
 
     /**
-     * Ends the operation in its failed state with {@code error} as last_error, and releases the node; a failed
-     * cleaning gives back the OneView profile it held (tear_down_cleaning, as Ironic's cleaning_error_handler).
+     * Ends the operation in its failed state with {@code error} as last_error, and releases the node. A failed
+     * cleaning does what Ironic's cleaning_error_handler does: it gives back the OneView profile it held
+     * (tear_down_cleaning), and a failure while a clean step ran puts the node in maintenance with the fault
+     * "clean failure" (the operator looks before anything runs on it again).
      */
     void fail(NodeChange change, String error) {
         NodeEntity node = change.node();
         if (Operation.of(change.state()).orElse(null) == Operation.CLEAN_NODE) {
             OneViewAllocations.giveBack(change, waitTimeout);
+            if (node.cleanStep != null) {
+                change.aggregate().faulted("clean failure", error);
+            }
         }
         WorkPlan.clear(node);
         node.driverInternalInfo.remove(OneViewPower.OWED);

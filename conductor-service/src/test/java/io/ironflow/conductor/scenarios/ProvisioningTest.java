@@ -243,6 +243,34 @@ class ProvisioningTest extends ConductorScenario {
         assertEquals("mid-clean", conductor.column(node, "description"));
     }
 
+    /**
+     * Ironic's cleaning_error_handler: a cleaning that fails while a step runs puts the node in maintenance with the
+     * fault "clean failure" and the error as its reason (an operator's own reason is kept); leaving maintenance
+     * clears the fault. An abort is no failure of the node: no maintenance.
+     */
+    @Test
+    void aFailedCleanStepPutsTheNodeInMaintenanceWithTheCleanFailureFault() throws SQLException {
+        String node = manageable(Map.of("fake_fail_steps", List.of("deploy.erase_devices")));
+        conductor.drive(node, "provide", "clean failed");
+        assertEquals("t", conductor.column(node, "maintenance"));
+        assertEquals("clean failure", conductor.column(node, "fault"));
+        assertEquals(conductor.column(node, "last_error"), conductor.column(node, "maintenance_reason"));
+        assertEquals("available", conductor.column(node, "target_provision_state"), "an automated cleaning's target stays");
+        assertEquals(400, conductor.clean(node, "[{\"interface\": \"bios\", \"step\": \"factory_reset\"}]").getCode(),
+                "nothing is cleaned on it until the operator looks");
+        assertEquals(202, conductor.maintenance(node, false, null).getCode());
+        assertNull(conductor.column(node, "fault"), "the fault goes with maintenance");
+        conductor.drive(node, "manage", "manageable");
+
+        String aborted = manageable(Map.of("fake_step_seconds", Map.of("deploy.erase_devices", 60)));
+        assertEquals(202, conductor.provision(aborted, "provide").getCode());
+        conductor.awaitState(aborted, "clean wait");
+        assertEquals(202, conductor.provision(aborted, "abort").getCode());
+        conductor.awaitState(aborted, "clean failed");
+        assertEquals("f", conductor.column(aborted, "maintenance"));
+        assertNull(conductor.column(aborted, "fault"));
+    }
+
     @Test
     void aReservedNodeIsRetriedThenAnsweredNodeLocked() throws SQLException {
         String node = manageable(Map.of());
