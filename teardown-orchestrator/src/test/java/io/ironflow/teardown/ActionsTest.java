@@ -201,6 +201,37 @@ class ActionsTest {
         airship(given().get("/api/v1.0/actions/01J0000000000000000000000Z").then(), 404, "NotFound");
     }
 
+    /**
+     * deploy_site's target_nodes are checked when the action is created (400, as redeploy_server's), and a run never
+     * parses them again: an action stored with a bad one (by an older version) ends instead of failing at every
+     * rescan for ever, stop included, and a valid name merely found in its parameters gets no events: deploy_site
+     * works on no node.
+     */
+    @Test
+    void deploySiteTargetNodesAreCheckedAndARunNeverWedgesOnThem() {
+        airship(createAction("{\"name\":\"deploy_site\",\"parameters\":{\"target_nodes\":\"NOT A NODE!\","
+                + "\"allow-intermediate-commits\":true}}").then(), 400, "BadRequest");
+        String stored = "WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'deploy_site', ?, 'older', now(), 'Pending', now()) RETURNING id)"
+                + " INSERT INTO teardown.action_steps (action_id, seq, node, step, status)"
+                + " SELECT id, 0, NULL, 'validate-site-design', 'pending' FROM a RETURNING action_id";
+        String wedged = io.ironflow.teardown.actions.Ulid.next();
+        sql(stored, wedged, "{\"target_nodes\":\"NOT A NODE!\"}");
+        String bystander = io.ironflow.teardown.actions.Ulid.next();
+        sql(stored, bystander, "{\"target_nodes\":[\"bystander-1\"]}");
+        assertEquals("Failed", awaitEnd(wedged), "the rescan's run ends it: it names no revision");
+        assertEquals("Failed", awaitEnd(bystander));
+        given().get("/api/v1.0/actions/" + wedged).then().body("steps[0].state", equalTo("failed"))
+                .body("steps[0].message", org.hamcrest.Matchers.containsString("names no revision"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id IN (?, ?)",
+                wedged, bystander)));
+        try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
+            assertEquals(List.of(), kafka.readAllRaw("ironflow.teardown-events", Duration.ofSeconds(30)).stream().map(ActionsTest::decode)
+                    .filter(e -> Set.of(wedged, bystander).contains(e.get("actionId").toString()))
+                    .map(e -> e.get("nodeName") + ":" + e.get("status")).toList(), "no events for nodes the action does not work on");
+        }
+    }
+
     @Test
     void anActionForAnUnknownNodeFailsItsPreflight() {
         String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"ghost\"],\"target-revision\":\"committed\"}}")

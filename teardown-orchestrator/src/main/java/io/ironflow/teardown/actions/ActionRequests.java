@@ -24,7 +24,7 @@ import org.jboss.logging.Logger;
  * ({@code drain-node-timeout}, {@code drain-node-grace-period}, {@code clear-labels-timeout},
  * {@code remove-etcd-timeout}, {@code etcd-ready-timeout}: whole seconds, the spec's defaults when absent); steps
  * preflight, then decommission, destroy, remove-from-cluster per node.</li>
- * <li>{@code deploy_site}: pins the committed revision, refuses intermediate commits unless
+ * <li>{@code deploy_site}: {@code target_nodes} checked when given; pins the committed revision, refuses intermediate commits unless
  * {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the revision at the end.</li>
  * </ul>
  */
@@ -73,6 +73,7 @@ public class ActionRequests {
                 steps.add(new ActionStore.PlannedStep(node, ActionSteps.REMOVE_FROM_CLUSTER));
             }
         } else {
+            targetNodes(params); // checked like redeploy_server's: a bad name is a 400, never a stored action
             int committed = revisions.latest(Revisions.COMMITTED).orElseThrow(() -> conflict("there is no committed revision to deploy"));
             int last = revisions.latest(Revisions.LAST_SITE_ACTION).orElse(0);
             String refusal = SiteActionGuard.refusal(committed, last, revisions.untaggedBetween(last, committed));

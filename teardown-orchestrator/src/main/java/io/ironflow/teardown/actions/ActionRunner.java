@@ -184,7 +184,17 @@ public class ActionRunner {
     /** Runs one step; false when the action ended (failed) or the orchestrator is shutting down. */
     private boolean runStep(Action action, Action.Step step) {
         Integer revision = revisionOf(action);
-        store.stepStarted(action.id(), step.seq(), events(action, step, "started", null, revision));
+        List<TeardownStepEvent> started;
+        try {
+            started = events(action, step, "started", null, revision);
+        } catch (RuntimeException e) {
+            // Thrown out of run(), it would be retried at every rescan for ever, a stop included: fail the step instead.
+            LOG.errorf(e, "action %s: the events of step %s could not be built", action.id(), step.step());
+            fail(action, step, AirshipStatus.failure(500, "StepError", "the step's events could not be built: " + e.getMessage(), List.of()),
+                    revision);
+            return false;
+        }
+        store.stepStarted(action.id(), step.seq(), started);
         outbox.wakeUp();
         Timer.Sample took = Timer.start(metrics);
         try {
@@ -205,14 +215,19 @@ public class ActionRunner {
             if (!(e instanceof StepFailure)) {
                 LOG.errorf(e, "action %s: step %s failed unexpectedly", action.id(), step.step());
             }
-            store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status),
-                    events(action, step, "failed", status.message(), revision));
-            outbox.wakeUp();
-            Action now = store.find(action.id());
-            skipRemaining(now, "an earlier step failed");
-            end(now, Lifecycle.FAILED);
+            fail(action, step, status, revision);
             return false;
         }
+    }
+
+    /** Stores the step failed with {@code status}, skips the steps after it and ends the action Failed. */
+    private void fail(Action action, Action.Step step, AirshipStatus status, Integer revision) {
+        store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status),
+                eventsOrNone(action, step, "failed", status.message(), revision));
+        outbox.wakeUp();
+        Action now = store.find(action.id());
+        skipRemaining(now, "an earlier step failed");
+        end(now, Lifecycle.FAILED);
     }
 
     /** ironflow_teardown_step_duration_seconds{step,result}: how long each kind of step takes, and how it ends. */
@@ -239,16 +254,32 @@ public class ActionRunner {
     private void skipRemaining(Action action, String why) {
         for (Action.Step s : action.steps()) {
             if (s.status().equals(Lifecycle.STEP_PENDING) || s.status().equals(Lifecycle.STEP_RUNNING)) {
-                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, events(action, s, "skipped", why, null));
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, eventsOrNone(action, s, "skipped", why, null));
             }
         }
         outbox.wakeUp();
     }
 
-    /** The step's change as events, one per node it concerns (an action-wide step concerns every target node). */
+    /**
+     * The step's change as events, one per node it concerns: an action-wide step concerns every node of the action
+     * ({@link Action#nodes}, what it claimed; deploy_site's none), never a name merely found in its parameters.
+     */
     private List<TeardownStepEvent> events(Action action, Action.Step step, String status, String message, Integer revision) {
-        List<String> nodes = step.node() != null ? List.of(step.node()) : ActionRequests.targetNodes(action.parameters());
+        List<String> nodes = step.node() != null ? List.of(step.node()) : action.nodes();
         return nodes.stream().map(node -> events.event(action.id(), node, step.step(), status, message, revision)).toList();
+    }
+
+    /**
+     * {@link #events}, or none when they cannot be built: a failure or a skip is stored unannounced (logged) rather
+     * than not at all, which would leave the action Processing and retried for ever.
+     */
+    private List<TeardownStepEvent> eventsOrNone(Action action, Action.Step step, String status, String message, Integer revision) {
+        try {
+            return events(action, step, status, message, revision);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "action %s: step %s is stored %s without its events", action.id(), step.step(), status);
+            return List.of();
+        }
     }
 
     private Integer revisionOf(Action action) {

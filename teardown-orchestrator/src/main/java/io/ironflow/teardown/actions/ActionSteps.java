@@ -76,7 +76,7 @@ public class ActionSteps {
 
     private AirshipStatus preflight(Action action) {
         List<StatusMessage> problems = new ArrayList<>();
-        for (String node : ActionRequests.targetNodes(action.parameters())) {
+        for (String node : action.nodes()) {
             try {
                 if (ironflow.find(node).isEmpty()) {
                     problems.add(StatusMessage.error(node, "Ironflow does not know node " + node));

@@ -27,7 +27,7 @@ public class TeardownEvents {
         String uuid = null;
         try {
             uuid = nodes.find(node).map(IronflowNodes.NodeView::uuid).orElse(null);
-        } catch (IllegalStateException e) {
+        } catch (RuntimeException e) { // whatever the lookup throws, the event still goes out, keyed by the name
             LOG.debugf("node %s: no uuid for its event (%s)", node, e.getMessage());
         }
         return TeardownStepEvent.newBuilder().setActionId(actionId).setNodeUuid(uuid).setNodeName(node)
