@@ -232,6 +232,27 @@ class ActionsTest {
         }
     }
 
+    /**
+     * redeploy_server pins the revision its target-revision names when it is created (Shipyard's committed_rev_id): a
+     * commit afterwards does not move it. A caller's own {@code revision} is refused: it would have skipped the
+     * preflight's check and put any number in the design reference and the events.
+     */
+    @Test
+    void redeployServerPinsItsRevisionAtCreationAndRefusesOneFromTheCaller() {
+        airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"pinned-1\"],\"revision\":999}}").then(),
+                400, "BadRequest");
+        given().body("pinned: 1\n").post("/api/v1.0/configdocs/pinned").then().statusCode(201);
+        int committed = Integer.parseInt(given().post("/api/v1.0/commitconfigdocs").then().statusCode(200).extract()
+                .<String>path("details.messageList[0].message"));
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"pinned-1\"],"
+                + "\"target-revision\":\"committed\"}}").then().statusCode(201).body("parameters.revision", equalTo(committed))
+                .extract().path("id");
+        given().body("pinned: 2\n").post("/api/v1.0/configdocs/pinned").then().statusCode(201);
+        given().post("/api/v1.0/commitconfigdocs").then().statusCode(200);
+        assertEquals("Failed", awaitEnd(id), "pinned-1 is unknown: its preflight fails");
+        given().get("/api/v1.0/actions/" + id).then().body("parameters.revision", equalTo(committed));
+    }
+
     @Test
     void anActionForAnUnknownNodeFailsItsPreflight() {
         String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"ghost\"],\"target-revision\":\"committed\"}}")

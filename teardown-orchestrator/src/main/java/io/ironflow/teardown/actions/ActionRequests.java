@@ -23,7 +23,8 @@ import org.jboss.logging.Logger;
  * {@code preserve-local-storage} (true: the destroy erases only the OS disk), the decommission's timeouts
  * ({@code drain-node-timeout}, {@code drain-node-grace-period}, {@code clear-labels-timeout},
  * {@code remove-etcd-timeout}, {@code etcd-ready-timeout}: whole seconds, the spec's defaults when absent); steps
- * preflight, then decommission, destroy, remove-from-cluster per node.</li>
+ * preflight, then decommission, destroy, remove-from-cluster per node. The revision target-revision names is pinned
+ * at creation ({@code revision}); a caller's own {@code revision} is refused.</li>
  * <li>{@code deploy_site}: {@code target_nodes} checked when given; pins the committed revision, refuses intermediate commits unless
  * {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the revision at the end.</li>
  * </ul>
@@ -33,6 +34,8 @@ public class ActionRequests {
 
     public static final String REDEPLOY_SERVER = "redeploy_server";
     public static final String DEPLOY_SITE = "deploy_site";
+    /** The parameter holding the design revision the action pinned at creation (null: none existed). */
+    public static final String REVISION = "revision";
     private static final Logger LOG = Logger.getLogger(ActionRequests.class);
 
     @Inject
@@ -54,6 +57,9 @@ public class ActionRequests {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> params = parameters == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) parameters);
+        if (params.containsKey(REVISION)) { // the orchestrator pins it; a caller's would bypass the preflight's check
+            throw StepFailure.badRequest(REVISION + " is not a parameter: the action pins its design revision itself (target-revision chooses which)");
+        }
         String id = Ulid.next();
         List<ActionStore.PlannedStep> steps = new ArrayList<>();
         List<String> nodes = List.of();
@@ -62,10 +68,13 @@ public class ActionRequests {
             if (nodes.isEmpty()) {
                 throw StepFailure.badRequest("redeploy_server needs target_nodes, a list of node names");
             }
-            targetRevision(params);
+            String version = targetRevision(params);
             flag(params, "preserve-local-storage");
             DecommissionOptions.fromParameters(params); // checked now: a bad timeout is a 400, not a failed step
             flag(params, "allow-intermediate-commits");
+            // Pinned now, as Shipyard fixes the revision when the action is created: a commit or site action during
+            // the teardown does not move it. Null when no revision is `version`: the preflight fails on that.
+            params.put(REVISION, revisions.latest(version).orElse(null));
             steps.add(new ActionStore.PlannedStep(null, ActionSteps.PREFLIGHT));
             for (String node : nodes) {
                 steps.add(new ActionStore.PlannedStep(node, ActionSteps.DECOMMISSION));
@@ -83,7 +92,7 @@ public class ActionRequests {
                 }
                 LOG.infof("action %s: allow-intermediate-commits=true, the intermediate committed revisions check is skipped (%s)", id, refusal);
             }
-            params.put("revision", committed);
+            params.put(REVISION, committed);
             steps.add(new ActionStore.PlannedStep(null, ActionSteps.VALIDATE_SITE_DESIGN));
         }
         try {

@@ -65,11 +65,13 @@ public class ActionSteps {
         };
     }
 
-    /** The revision the action works from: its pinned {@code revision}, else the one its target-revision names. */
+    /**
+     * The revision the action works from: the one it pinned at creation (null when none existed then), never looked
+     * up again. Only an action stored before revisions were pinned has none and looks its target-revision up.
+     */
     public Integer revision(Action action) {
-        Object pinned = action.parameters().get("revision");
-        if (pinned instanceof Number n) {
-            return n.intValue();
+        if (action.parameters().containsKey(ActionRequests.REVISION)) {
+            return action.parameters().get(ActionRequests.REVISION) instanceof Number n ? n.intValue() : null;
         }
         return revisions.latest(ActionRequests.targetRevision(action.parameters())).orElse(null);
     }
@@ -91,9 +93,9 @@ public class ActionSteps {
             }
         }
         String version = ActionRequests.targetRevision(action.parameters());
-        Integer revision = revisions.latest(version).orElse(null);
+        Integer revision = revision(action);
         if (revision == null) {
-            problems.add(StatusMessage.error(null, "missing precondition: no revision is " + version));
+            problems.add(StatusMessage.error(null, "missing precondition: no revision was " + version + " when the action was created"));
         }
         if (!problems.isEmpty()) {
             throw new StepFailure(412, "PreconditionFailed", problems.get(0).message(), problems);
