@@ -196,6 +196,12 @@ class ActionsTest {
             airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"]," + timeouts + "}}").then(),
                     400, "BadRequest");
         }
+        // An unknown key is refused, named: the misspelt preserve_local_storage would have wiped every disk.
+        airship(createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"x\"],\"preserve_local_storage\":true}}")
+                .then().body("message", org.hamcrest.Matchers.containsString("preserve_local_storage")), 400, "BadRequest");
+        // deploy_site takes allow-intermediate-commits only: it works on no node
+        airship(createAction("{\"name\":\"deploy_site\",\"parameters\":{\"target_nodes\":[\"x\"],\"allow-intermediate-commits\":true}}")
+                .then().body("message", org.hamcrest.Matchers.containsString("target_nodes")), 400, "BadRequest");
         assertEquals(List.of(), given().get("/api/v1.0/actions").then().extract().<List<Object>>path(
                 "findAll { it.parameters.target_nodes == ['x'] }"), "a refused action is not stored");
         airship(given().get("/api/v1.0/actions/01J0000000000000000000000Z").then(), 404, "NotFound");

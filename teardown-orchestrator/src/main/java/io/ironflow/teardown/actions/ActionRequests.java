@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,15 +26,22 @@ import org.jboss.logging.Logger;
  * {@code remove-etcd-timeout}, {@code etcd-ready-timeout}: whole seconds, the spec's defaults when absent); steps
  * preflight, then decommission, destroy, remove-from-cluster per node. The revision target-revision names is pinned
  * at creation ({@code revision}); a caller's own {@code revision} is refused.</li>
- * <li>{@code deploy_site}: {@code target_nodes} checked when given; pins the committed revision, refuses intermediate commits unless
- * {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the revision at the end.</li>
+ * <li>{@code deploy_site}: takes only {@code allow-intermediate-commits}; pins the committed revision, refuses
+ * intermediate commits unless {@code allow-intermediate-commits=true} (logged); steps validate-site-design; tags the
+ * revision at the end.</li>
  * </ul>
+ * Any other parameter key is refused (400, naming it): a misspelt one would silently change what the action does.
  */
 @ApplicationScoped
 public class ActionRequests {
 
     public static final String REDEPLOY_SERVER = "redeploy_server";
     public static final String DEPLOY_SITE = "deploy_site";
+    /** Every parameter redeploy_server takes (the spec's names); any other key is refused. */
+    static final List<String> REDEPLOY_SERVER_PARAMETERS = Stream.concat(Stream.of("target_nodes", "target-revision",
+            "preserve-local-storage", "allow-intermediate-commits"), DecommissionOptions.NAMES.stream()).toList();
+    /** Every parameter deploy_site takes: it works on the whole site, so target_nodes is none of them. */
+    static final List<String> DEPLOY_SITE_PARAMETERS = List.of("allow-intermediate-commits");
     /** The parameter holding the design revision the action pinned at creation (null: none existed). */
     public static final String REVISION = "revision";
     private static final Logger LOG = Logger.getLogger(ActionRequests.class);
@@ -60,6 +68,14 @@ public class ActionRequests {
         if (params.containsKey(REVISION)) { // the orchestrator pins it; a caller's would bypass the preflight's check
             throw StepFailure.badRequest(REVISION + " is not a parameter: the action pins its design revision itself (target-revision chooses which)");
         }
+        List<String> known = actionName.equals(REDEPLOY_SERVER) ? REDEPLOY_SERVER_PARAMETERS : DEPLOY_SITE_PARAMETERS;
+        for (String key : params.keySet()) {
+            // A misspelt key ignored would change what the action does: preserve_local_storage would wipe every disk.
+            if (!known.contains(key)) {
+                throw StepFailure.badRequest("unknown parameter " + (key.length() > 64 ? key.substring(0, 64) + "..." : key)
+                        + " for " + actionName + ": known are " + String.join(", ", known));
+            }
+        }
         String id = Ulid.next();
         List<ActionStore.PlannedStep> steps = new ArrayList<>();
         List<String> nodes = List.of();
@@ -82,7 +98,6 @@ public class ActionRequests {
                 steps.add(new ActionStore.PlannedStep(node, ActionSteps.REMOVE_FROM_CLUSTER));
             }
         } else {
-            targetNodes(params); // checked like redeploy_server's: a bad name is a 400, never a stored action
             int committed = revisions.latest(Revisions.COMMITTED).orElseThrow(() -> conflict("there is no committed revision to deploy"));
             int last = revisions.latest(Revisions.LAST_SITE_ACTION).orElse(0);
             String refusal = SiteActionGuard.refusal(committed, last, revisions.untaggedBetween(last, committed));
