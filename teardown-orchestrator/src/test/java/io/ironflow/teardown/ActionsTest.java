@@ -628,6 +628,28 @@ class ActionsTest {
                 + " a AS (DELETE FROM teardown.actions WHERE id = ? RETURNING 1) SELECT count(*) FROM a", id, id);
     }
 
+    /**
+     * A stop that came while the pausing run was still on its way out found the action running and started no run:
+     * the action rests Paused with the stop requested and its node claimed. The rescan takes such an action and ends
+     * it Failed, its steps skipped and its node released; before, it was passed over for ever (and a second stop
+     * answered 409).
+     */
+    @Test
+    void aStopLostWhileTheActionPausedIsTakenUpByTheRescan() {
+        String id = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, pause_requested,"
+                + " stop_requested, updated_at) VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"paused-1\"],\"revision\":null}',"
+                + " 'test', now(), 'Paused', true, true, now()) RETURNING id),"
+                + " s AS (INSERT INTO teardown.action_steps (action_id, seq, node, step, status)"
+                + " SELECT id, 0, NULL, 'preflight', 'succeeded' FROM a UNION ALL SELECT id, 1, 'paused-1', 'decommission', 'pending' FROM a)"
+                + " INSERT INTO teardown.node_claims (node, action_id) SELECT 'paused-1', id FROM a RETURNING node", id);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> "Failed".equals(
+                given().get("/api/v1.0/actions/" + id).then().extract().path("action_lifecycle")));
+        given().get("/api/v1.0/actions/" + id).then().body("steps[1].state", equalTo("skipped"))
+                .body("steps[1].message", equalTo("stopped by request"));
+        assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'paused-1'"), "the node is released");
+    }
+
     @Test
     void configdocsVersionsAndTheIntermediateCommitGuard() {
         given().body("a: 1\n").post("/api/v1.0/configdocs/guard").then().statusCode(201);

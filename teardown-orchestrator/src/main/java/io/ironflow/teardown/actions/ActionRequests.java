@@ -205,7 +205,9 @@ public class ActionRequests {
                 if (finished || action.stopRequested() || !store.request(id, "stop_requested", true)) {
                     return false;
                 }
-                runner.submit(id); // a paused action has no runner: this one records the stop
+                // A paused action has no runner: this one records the stop. If the pausing run is still on its way
+                // out, this is a no-op, and the rescan (which takes Paused actions with a stop) ends it instead.
+                runner.submit(id);
                 return true;
             }
             default -> throw StepFailure.notFound("no such control: " + verb + " (pause, unpause, stop)");

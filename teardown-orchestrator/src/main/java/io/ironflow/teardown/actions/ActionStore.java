@@ -108,9 +108,14 @@ public class ActionStore {
         return query("SELECT * FROM actions ORDER BY id");
     }
 
-    /** The actions a restarted orchestrator must go on with. */
+    /**
+     * The actions a restarted orchestrator, or the rescan, must go on with: Pending and Processing ones, and a Paused
+     * one with a stop requested. That stop's own start of the runner is lost when it comes while the pausing run is
+     * still on its way out (or holds the lease on another instance); the rescan then ends the action.
+     */
     public List<String> unfinished() {
-        return query("SELECT * FROM actions WHERE lifecycle IN ('Pending', 'Processing') ORDER BY id").stream().map(Action::id).toList();
+        return query("SELECT * FROM actions WHERE lifecycle IN ('Pending', 'Processing') OR (lifecycle = 'Paused' AND stop_requested)"
+                + " ORDER BY id").stream().map(Action::id).toList();
     }
 
     public void lifecycle(String id, String lifecycle) {
