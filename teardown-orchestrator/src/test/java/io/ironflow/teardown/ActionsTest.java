@@ -650,6 +650,33 @@ class ActionsTest {
         assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'paused-1'"), "the node is released");
     }
 
+    /**
+     * While an unfinished action claims a node, the direct node steps refuse it (409 Conflict, naming the action): a
+     * direct remove-from-cluster could otherwise delete the Node mid-teardown. Parameters are still checked first
+     * (400), and once the action ended the node is served again. The action is another instance's (its lease), so no
+     * runner here moves it.
+     */
+    @Test
+    void theDirectNodeStepsRefuseANodeAnUnfinishedActionClaims() {
+        String id = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"claimed-1\"],\"revision\":null}', 'test', now(), 'Processing', now())"
+                + " RETURNING id), l AS (INSERT INTO teardown.action_leases VALUES (?, 'another-instance', now() + interval '1 hour')),"
+                + " s AS (INSERT INTO teardown.action_steps (action_id, seq, node, step, status)"
+                + " SELECT id, 0, NULL, 'preflight', 'succeeded' FROM a UNION ALL SELECT id, 1, 'claimed-1', 'decommission', 'running' FROM a)"
+                + " INSERT INTO teardown.node_claims (node, action_id) SELECT 'claimed-1', id FROM a RETURNING node", id, id);
+        node("claimed-1");
+        for (String step : List.of("drain", "clear-labels", "remove-etcd", "shutdown-kubelet", "remove-from-cluster", "decommission")) {
+            airship(NodeStepsTest.post("/nodes/claimed-1/" + step).body("message", org.hamcrest.Matchers.containsString(id)), 409, "Conflict");
+        }
+        airship(NodeStepsTest.post("/nodes/claimed-1/drain?timeout=abc"), 400, "BadRequest");
+        org.junit.jupiter.api.Assertions.assertNotNull(k8s().nodes().withName("claimed-1").get(), "the Node is still there");
+
+        sql("WITH c AS (DELETE FROM teardown.node_claims WHERE action_id = ? RETURNING 1), l AS (DELETE FROM teardown.action_leases"
+                + " WHERE action_id = ? RETURNING 1) UPDATE teardown.actions SET lifecycle = 'Failed' WHERE id = ? RETURNING id", id, id, id);
+        airship(NodeStepsTest.post("/nodes/claimed-1/clear-labels"), 200, "Success");
+    }
+
     @Test
     void configdocsVersionsAndTheIntermediateCommitGuard() {
         given().body("a: 1\n").post("/api/v1.0/configdocs/guard").then().statusCode(201);

@@ -118,6 +118,19 @@ public class ActionStore {
                 + " ORDER BY id").stream().map(Action::id).toList();
     }
 
+    /** The unfinished action that claims {@code node} (its id), if any. */
+    public java.util.Optional<String> claimant(String node) {
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("SELECT c.action_id FROM node_claims c"
+                + " JOIN actions a ON a.id = c.action_id WHERE c.node = ? AND a.lifecycle NOT IN ('Complete', 'Failed')")) {
+            s.setString(1, node);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
     public void lifecycle(String id, String lifecycle) {
         update("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?", lifecycle, id);
     }

@@ -2,7 +2,9 @@ package io.ironflow.teardown.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.teardown.actions.ActionStore;
 import io.ironflow.teardown.status.AirshipStatus;
+import io.ironflow.teardown.status.StatusMessage;
 import io.ironflow.teardown.status.StepFailure;
 import io.ironflow.teardown.steps.DecommissionOptions;
 import io.ironflow.teardown.steps.DesignRef;
@@ -17,11 +19,13 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 
 /**
  * The spec's Promenade teardown endpoints under {@code /api/v1.0}, synchronous and possibly long (a drain may take
  * its whole timeout), each answering an Airship status. Query parameters are checked before the node is looked
- * up, so a bad request is a 400 whether the node exists or not.
+ * up, so a bad request is a 400 whether the node exists or not; a node an unfinished action claims is a 409 (its
+ * steps run there, a direct one would race them).
  */
 @Path("/api/v1.0")
 @Produces(MediaType.APPLICATION_JSON)
@@ -33,6 +37,9 @@ public class NodeStepResource {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    ActionStore store;
+
     @POST
     @Path("/nodes/{node}/drain")
     public AirshipStatus drain(@PathParam("node") String node, @QueryParam("timeout") String timeout,
@@ -40,13 +47,16 @@ public class NodeStepResource {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.DRAIN_TIMEOUT);
         long grace = Seconds.parse("grace-period", gracePeriod, DecommissionOptions.DRAIN_GRACE_PERIOD);
         DecommissionOptions.checkGrace(grace, seconds, "grace-period", "timeout");
+        unclaimed(node);
         return steps.drain(node, seconds, grace);
     }
 
     @POST
     @Path("/nodes/{node}/clear-labels")
     public AirshipStatus clearLabels(@PathParam("node") String node, @QueryParam("timeout") String timeout) {
-        return steps.clearLabels(node, Seconds.parse("timeout", timeout, DecommissionOptions.CLEAR_LABELS_TIMEOUT));
+        long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.CLEAR_LABELS_TIMEOUT);
+        unclaimed(node);
+        return steps.clearLabels(node, seconds);
     }
 
     @POST
@@ -54,7 +64,9 @@ public class NodeStepResource {
     @Consumes(MediaType.WILDCARD)
     public AirshipStatus removeEtcd(@PathParam("node") String node, @QueryParam("timeout") String timeout, String body) {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.REMOVE_ETCD_TIMEOUT);
-        return steps.removeEtcd(node, seconds, designRef(body));
+        DesignRef design = designRef(body);
+        unclaimed(node);
+        return steps.removeEtcd(node, seconds, design);
     }
 
     @GET
@@ -66,12 +78,14 @@ public class NodeStepResource {
     @POST
     @Path("/nodes/{node}/shutdown-kubelet")
     public AirshipStatus shutdownKubelet(@PathParam("node") String node) {
+        unclaimed(node);
         return steps.shutdownKubelet(node);
     }
 
     @POST
     @Path("/nodes/{node}/remove-from-cluster")
     public AirshipStatus removeFromCluster(@PathParam("node") String node) {
+        unclaimed(node);
         return steps.removeFromCluster(node);
     }
 
@@ -83,7 +97,20 @@ public class NodeStepResource {
             @QueryParam("remove-etcd-timeout") String removeEtcd, @QueryParam("etcd-ready-timeout") String etcdReady,
             String body) {
         DecommissionOptions options = DecommissionOptions.parse(drainTimeout, gracePeriod, clearLabels, removeEtcd, etcdReady);
-        return steps.decommission(node, options, designRef(body));
+        DesignRef design = designRef(body);
+        unclaimed(node);
+        return steps.decommission(node, options, design);
+    }
+
+    /**
+     * 409 Conflict while an unfinished action claims the node: its steps run there, and a direct step could drain,
+     * unlabel or delete the Node under them mid-action. Checked after the parameters (a bad request stays a 400).
+     */
+    private void unclaimed(String node) {
+        store.claimant(node).ifPresent(action -> {
+            String message = "node " + node + " is claimed by action " + action + ", which has not ended: its steps run there";
+            throw new StepFailure(409, "Conflict", message, List.of(StatusMessage.error(node, message)));
+        });
     }
 
     /** The design reference body, whatever content type it came with (clients send JSON or none at all). */
