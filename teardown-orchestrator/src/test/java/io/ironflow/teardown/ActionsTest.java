@@ -259,6 +259,21 @@ class ActionsTest {
         given().get("/api/v1.0/actions/" + id).then().body("parameters.revision", equalTo(committed));
     }
 
+    /**
+     * The action's user is the authenticated caller (here noauth's "anonymous"), not what X-User-Name claims; a
+     * context marker that is not a UUID is replaced by a new one, a UUID is kept.
+     */
+    @Test
+    void theUserIsTheAuthenticatedCallerAndTheContextMarkerAUuid() {
+        String body = "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"marked-1\"],\"target-revision\":\"committed\"}}";
+        String uuid = "5a2b8a4e-3c1d-4f6e-9a7b-1c2d3e4f5a6b";
+        given().contentType(ContentType.JSON).header("X-User-Name", "mallory").header("X-Context-Marker", uuid).body(body)
+                .post("/api/v1.0/actions").then().statusCode(201).body("user", equalTo("anonymous")).body("context_marker", equalTo(uuid));
+        String replaced = given().contentType(ContentType.JSON).header("X-Context-Marker", "not a uuid; DROP TABLE").body(body
+                .replace("marked-1", "marked-2")).post("/api/v1.0/actions").then().statusCode(201).extract().path("context_marker");
+        assertEquals(replaced, java.util.UUID.fromString(replaced).toString(), "a new UUID, not " + replaced);
+    }
+
     @Test
     void anActionForAnUnknownNodeFailsItsPreflight() {
         String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"ghost\"],\"target-revision\":\"committed\"}}")

@@ -2,10 +2,13 @@ package io.ironflow.teardown.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.auth.HttpAuthentication;
+import io.ironflow.policy.Principal;
 import io.ironflow.teardown.actions.Action;
 import io.ironflow.teardown.actions.ActionRequests;
 import io.ironflow.teardown.actions.ActionStore;
 import io.ironflow.teardown.status.StepFailure;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -20,13 +23,16 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Shipyard's action API: {@code POST /api/v1.0/actions} (201 with the action entity and {@code Location}; 400 for
  * a bad name or body; 409 when a pre-run validation fails or a node already has a running action),
  * {@code GET /api/v1.0/actions[/{id}]} with each step's state, times and message, and
  * {@code POST /api/v1.0/actions/{id}/control/{pause|unpause|stop}} (202, or 409 when the action's state does
- * not allow it).
+ * not allow it). The action's {@code user} is the authenticated caller, its {@code context_marker} the caller's
+ * X-Context-Marker if that is a UUID, else a new one.
  */
 @Path("/api/v1.0/actions")
 @Produces(MediaType.APPLICATION_JSON)
@@ -41,9 +47,12 @@ public class ActionResource {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    CurrentVertxRequest request;
+
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Response create(String body, @HeaderParam("X-User-Name") String user, @HeaderParam("X-Context-Marker") String marker) {
+    public Response create(String body, @HeaderParam("X-Context-Marker") String marker) {
         Map<?, ?> request;
         try {
             request = body == null || body.isBlank() ? null : json.readValue(body, Map.class);
@@ -53,7 +62,7 @@ public class ActionResource {
         if (request == null) {
             throw StepFailure.badRequest("the body must be {\"name\": ..., \"parameters\": {...}}");
         }
-        String id = requests.create(request.get("name"), request.get("parameters"), user == null ? "shipyard" : user, marker);
+        String id = requests.create(request.get("name"), request.get("parameters"), user(), contextMarker(marker));
         return Response.created(URI.create("/api/v1.0/actions/" + id)).entity(entity(store.find(id))).build();
     }
 
@@ -80,6 +89,24 @@ public class ActionResource {
         }
         String message = "action " + id + " cannot be " + verb + "d in its present state (" + store.find(id).lifecycle() + ")";
         throw new StepFailure(409, "Conflict", message);
+    }
+
+    /**
+     * Who asks: the caller io.ironflow.auth authenticated (ShipyardAuthentication), as Shipyard takes the user from the
+     * request's authenticated context; a client's X-User-Name is not believed. Under noauth nobody is authenticated:
+     * noauth's principal, "anonymous".
+     */
+    private String user() {
+        Principal who = request.getCurrent() == null ? null : HttpAuthentication.principal(request.getCurrent());
+        String user = who == null ? null : who.user();
+        return user == null || user.isBlank() ? Principal.NOAUTH.user() : user;
+    }
+
+    private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    /** The caller's X-Context-Marker when it is a UUID; else (absent or not one) a new one, as Shipyard replaces it. */
+    static String contextMarker(String marker) {
+        return marker != null && UUID_TEXT.matcher(marker).matches() ? marker : UUID.randomUUID().toString();
     }
 
     static Map<String, Object> entity(Action action) {
