@@ -692,6 +692,39 @@ class ActionsTest {
         airship(NodeStepsTest.post("/nodes/claimed-1/clear-labels"), 200, "Success");
     }
 
+    /**
+     * Fencing: a runner's writes go through only while its instance holds the action's unexpired lease. An instance
+     * that lost it (the database out of its reach for longer than the lease) writes nothing, neither a step's result
+     * nor the action's end, which would release the node claims of an action another instance now runs.
+     */
+    @Test
+    void theWritesOfAnInstanceWithoutTheLeaseAreRefusedAndChangeNothing() {
+        String id = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"fenced-1\"],\"revision\":null}', 'test', now(), 'Paused', now())"
+                + " RETURNING id), l AS (INSERT INTO teardown.action_leases VALUES (?, 'holder', now() + interval '1 hour')),"
+                + " s AS (INSERT INTO teardown.action_steps (action_id, seq, node, step, status)"
+                + " SELECT id, 0, NULL, 'preflight', 'running' FROM a UNION ALL SELECT id, 1, 'fenced-1', 'decommission', 'pending' FROM a)"
+                + " INSERT INTO teardown.node_claims (node, action_id) SELECT 'fenced-1', id FROM a RETURNING node", id, id);
+        String state = "SELECT (SELECT string_agg(status, ',' ORDER BY seq) FROM teardown.action_steps WHERE action_id = ?) || '|' || lifecycle"
+                + " || '|' || (SELECT count(*) FROM teardown.node_claims WHERE action_id = ?) FROM teardown.actions WHERE id = ?";
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class,
+                () -> store.stepFinished(id, 0, "failed", "from the past", null, List.of(), "stale-instance"));
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class,
+                () -> store.finish(id, "Failed", "stale-instance"));
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class,
+                () -> store.lifecycle(id, "Processing", "stale-instance"));
+        assertEquals("running,pending|Paused|1", sql(state, id, id, id), "nothing written, the node still claimed");
+
+        store.stepFinished(id, 0, "succeeded", "by the holder", null, List.of(), "holder");
+        sql("UPDATE teardown.action_leases SET expires_at = now() - interval '1 second' WHERE action_id = ? RETURNING owner", id);
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class,
+                () -> store.finish(id, "Failed", "holder"), "an expired lease fences its own holder too");
+        assertEquals("succeeded,pending|Paused|1", sql(state, id, id, id));
+        sql("WITH c AS (DELETE FROM teardown.node_claims WHERE action_id = ? RETURNING 1), l AS (DELETE FROM teardown.action_leases"
+                + " WHERE action_id = ? RETURNING 1) UPDATE teardown.actions SET lifecycle = 'Failed' WHERE id = ? RETURNING id", id, id, id);
+    }
+
     @Test
     void configdocsVersionsAndTheIntermediateCommitGuard() {
         given().body("a: 1\n").post("/api/v1.0/configdocs/guard").then().statusCode(201);

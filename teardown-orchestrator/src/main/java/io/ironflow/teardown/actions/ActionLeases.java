@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  * instance holds it already; a heartbeat renews every lease this instance holds ({@code lease-ttl} / 3); the run
  * gives it up at its end. An instance that dies, or loses the database for longer than {@code lease-ttl}, loses its
  * leases, and another instance's rescan takes the actions over; the instance that lost a lease learns it at its next
- * renewal ({@link Lease#renew}) and stops running that action. Each statement borrows a pooled connection for its own
+ * renewal ({@link Lease#renew}) or at its next write, which {@link ActionStore} fences on the lease ({@link LeaseLost}),
+ * and stops running that action. Each statement borrows a pooled connection for its own
  * length only, so any number of actions can run on a small pool, and a failed release leaves no connection in a
  * strange state: the lease simply expires.
  */

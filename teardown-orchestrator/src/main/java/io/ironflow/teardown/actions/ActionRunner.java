@@ -35,7 +35,8 @@ import org.jboss.logging.Logger;
  * site-action-success, or site-action-failure once it got past validation.
  * <p>
  * Several instances may share one database: an action runs only under its lease ({@link ActionLeases}), renewed
- * before every step (a lease lost meanwhile stops the run here: another instance has the action), and every
+ * before every step (a lease lost meanwhile stops the run here: another instance has the action); every write of a
+ * run is fenced on the lease ({@link LeaseLost}: nothing written, the run stops), and every
  * {@code resume-interval} each instance offers itself the unfinished actions nobody runs, which also takes over
  * the actions of an instance that died once their leases expired. A step's change and its events are stored together (the outbox).
  */
@@ -126,6 +127,9 @@ public class ActionRunner {
                     }
                     try (ActionLeases.Lease held = lease.get()) {
                         run(id, held);
+                    } catch (LeaseLost e) {
+                        // A write found the lease gone (expired while the database was out of reach): it wrote nothing.
+                        LOG.warnf("action %s: this instance lost its lease, its write was refused; another instance goes on", id);
                     }
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "action %s stopped on an unexpected error; it goes on at the next start", id);
@@ -173,7 +177,7 @@ public class ActionRunner {
                 return;
             }
             if (!Lifecycle.PROCESSING.equals(action.lifecycle())) {
-                store.lifecycle(id, Lifecycle.PROCESSING);
+                store.lifecycle(id, Lifecycle.PROCESSING, leases.owner());
             }
             if (!runStep(action, next)) {
                 return;
@@ -194,16 +198,18 @@ public class ActionRunner {
                     revision);
             return false;
         }
-        store.stepStarted(action.id(), step.seq(), started);
+        store.stepStarted(action.id(), step.seq(), started, leases.owner());
         outbox.wakeUp();
         Timer.Sample took = Timer.start(metrics);
         try {
             AirshipStatus result = steps.run(action, step);
             took.stop(stepTimer(step, "succeeded"));
             store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result),
-                    events(action, step, "succeeded", result.message(), revision));
+                    events(action, step, "succeeded", result.message(), revision), leases.owner());
             outbox.wakeUp();
             return true;
+        } catch (LeaseLost e) {
+            throw e; // the step's result is the lease holder's to write now, not this instance's
         } catch (RuntimeException e) {
             if (shuttingDown) {
                 LOG.infof("action %s: step %s interrupted by shutdown; it runs again at the next start", action.id(), step.step());
@@ -223,7 +229,7 @@ public class ActionRunner {
     /** Stores the step failed with {@code status}, skips the steps after it and ends the action Failed. */
     private void fail(Action action, Action.Step step, AirshipStatus status, Integer revision) {
         store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_FAILED, status.message(), text(status),
-                eventsOrNone(action, step, "failed", status.message(), revision));
+                eventsOrNone(action, step, "failed", status.message(), revision), leases.owner());
         outbox.wakeUp();
         Action now = store.find(action.id());
         skipRemaining(now, "an earlier step failed");
@@ -247,14 +253,15 @@ public class ActionRunner {
                 revisions.tag(revision, Revisions.FAILURE_TAG, action.id());
             }
         }
-        store.finish(action.id(), lifecycle);
+        store.finish(action.id(), lifecycle, leases.owner());
         LOG.infof("action %s (%s) %s", action.id(), action.name(), lifecycle);
     }
 
     private void skipRemaining(Action action, String why) {
         for (Action.Step s : action.steps()) {
             if (s.status().equals(Lifecycle.STEP_PENDING) || s.status().equals(Lifecycle.STEP_RUNNING)) {
-                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, eventsOrNone(action, s, "skipped", why, null));
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, eventsOrNone(action, s, "skipped", why, null),
+                        leases.owner());
             }
         }
         outbox.wakeUp();

@@ -131,28 +131,48 @@ public class ActionStore {
         }
     }
 
-    public void lifecycle(String id, String lifecycle) {
-        update("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?", lifecycle, id);
+    /** Sets the lifecycle of a running action, if {@code owner} still holds its lease (else {@link LeaseLost}). */
+    public void lifecycle(String id, String lifecycle, String owner) {
+        inTransaction(id, owner, List.of(), "UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?", lifecycle, id);
     }
 
-    /** Ends the action and releases its nodes. */
-    public void finish(String id, String lifecycle) {
+    /** Ends the action and releases its nodes, if {@code owner} still holds its lease (else {@link LeaseLost}). */
+    public void finish(String id, String lifecycle, String owner) {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement a = c.prepareStatement("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?");
                     PreparedStatement claims = c.prepareStatement("DELETE FROM node_claims WHERE action_id = ?")) {
+                fence(c, id, owner);
                 a.setString(1, lifecycle);
                 a.setString(2, id);
                 a.executeUpdate();
                 claims.setString(1, id);
                 claims.executeUpdate();
                 c.commit();
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
             }
         } catch (SQLException e) {
             throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The fence of every write a runner makes: {@code owner} must still hold the action's unexpired lease, else the
+     * transaction writes nothing ({@link LeaseLost}). The lease row is locked FOR SHARE until the commit, so another
+     * instance cannot take the lease over between this check and the write.
+     */
+    private static void fence(Connection c, String id, String owner) throws SQLException {
+        try (PreparedStatement held = c.prepareStatement("SELECT 1 FROM action_leases WHERE action_id = ? AND owner = ?"
+                + " AND expires_at > now() FOR SHARE")) {
+            held.setString(1, id);
+            held.setString(2, owner);
+            try (ResultSet rs = held.executeQuery()) {
+                if (!rs.next()) {
+                    throw new LeaseLost(id, owner);
+                }
+            }
         }
     }
 
@@ -184,24 +204,32 @@ public class ActionStore {
                 value, id) == 1;
     }
 
-    /** The step runs now; {@code events} go to the outbox in the same transaction. */
-    public void stepStarted(String id, int seq, List<TeardownStepEvent> events) {
-        inTransaction(events, "UPDATE action_steps SET status = 'running', started_at = now(), finished_at = NULL WHERE action_id = ? AND seq = ?",
-                id, seq);
+    /**
+     * The step runs now; {@code events} go to the outbox in the same transaction. Only while {@code owner} holds the
+     * action's lease (else {@link LeaseLost}, nothing written).
+     */
+    public void stepStarted(String id, int seq, List<TeardownStepEvent> events, String owner) {
+        inTransaction(id, owner, events, "UPDATE action_steps SET status = 'running', started_at = now(), finished_at = NULL"
+                + " WHERE action_id = ? AND seq = ?", id, seq);
     }
 
-    /** The step ended ({@code status}); {@code events} go to the outbox in the same transaction. */
-    public void stepFinished(String id, int seq, String status, String message, String result, List<TeardownStepEvent> events) {
-        inTransaction(events, "UPDATE action_steps SET status = ?, finished_at = now(), message = ?, result = ? WHERE action_id = ? AND seq = ?",
-                status, message, result, id, seq);
+    /**
+     * The step ended ({@code status}); {@code events} go to the outbox in the same transaction. Only while
+     * {@code owner} holds the action's lease (else {@link LeaseLost}, nothing written).
+     */
+    public void stepFinished(String id, int seq, String status, String message, String result, List<TeardownStepEvent> events,
+            String owner) {
+        inTransaction(id, owner, events, "UPDATE action_steps SET status = ?, finished_at = now(), message = ?, result = ?"
+                + " WHERE action_id = ? AND seq = ?", status, message, result, id, seq);
     }
 
-    private void inTransaction(List<TeardownStepEvent> events, String sql, Object... args) {
+    private void inTransaction(String id, String owner, List<TeardownStepEvent> events, String sql, Object... args) {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement s = c.prepareStatement(sql); PreparedStatement outbox = c.prepareStatement(
                     "INSERT INTO outbox (event_key, action_id, node_uuid, node_name, step, status, message, target_revision, occurred_at)"
                             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                fence(c, id, owner);
                 for (int i = 0; i < args.length; i++) {
                     s.setObject(i + 1, args[i]);
                 }
