@@ -261,7 +261,8 @@ class ActionsTest {
     }
 
     /**
-     * The action's user is the authenticated caller (here noauth's "anonymous"), not what X-User-Name claims; a
+     * The action's user is the authenticated caller (here noauth's principal, "anonymous", which only the principal
+     * HttpAuthentication left on the request gives: without one it would be "unknown"), not what X-User-Name claims; a
      * context marker that is not a UUID is replaced by a new one, a UUID is kept.
      */
     @Test

@@ -94,12 +94,12 @@ public class ActionResource {
     /**
      * Who asks: the caller io.ironflow.auth authenticated (ShipyardAuthentication), as Shipyard takes the user from the
      * request's authenticated context; a client's X-User-Name is not believed. Under noauth nobody is authenticated:
-     * noauth's principal, "anonymous".
+     * noauth's principal, "anonymous". No principal at all (the check not installed) is recorded as "unknown", not
+     * as anybody in particular.
      */
     private String user() {
         Principal who = request.getCurrent() == null ? null : HttpAuthentication.principal(request.getCurrent());
-        String user = who == null ? null : who.user();
-        return user == null || user.isBlank() ? Principal.NOAUTH.user() : user;
+        return who == null || who.user() == null || who.user().isBlank() ? "unknown" : who.user();
     }
 
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
