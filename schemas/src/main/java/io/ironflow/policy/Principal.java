@@ -21,9 +21,15 @@ public record Principal(String user, String project, Set<String> roles, boolean 
         roles = Set.copyOf(roles);
     }
 
-    /** Whether this is what {@link #service} builds: the service role alone, system scope, no project. */
+    /** The names Ironflow's own services act under ({@link #service}). */
+    public static final Set<String> SERVICES = Set.of("oneview-allocator", "teardown-orchestrator");
+
+    /**
+     * Whether this is one of Ironflow's own services as {@link #service} builds it: one of {@link #SERVICES}, the
+     * service role alone, system scope, no project. Another service's token (an inspector's, say) is not.
+     */
     public boolean isService() {
-        return project == null && systemScope && roles.equals(Set.of("service"));
+        return SERVICES.contains(user) && project == null && systemScope && roles.equals(Set.of("service"));
     }
 
     /** A role held directly or implied by a stronger one (admin implies member implies reader). */

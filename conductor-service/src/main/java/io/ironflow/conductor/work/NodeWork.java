@@ -317,6 +317,7 @@ public class NodeWork {
             String error = "By request, the clean operation was aborted for node " + node.uuid + " after step "
                     + (step == null ? "?" : step.key()) + " finished.";
             change.fire(operation.resume());
+            node.cleanStep = null; // the step is over: an abort is no failure of the node (no maintenance, no fault)
             fail(change, error);
             return;
         }

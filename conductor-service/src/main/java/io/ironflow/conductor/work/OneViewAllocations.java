@@ -95,7 +95,9 @@ final class OneViewAllocations {
     static void giveBack(NodeChange change, Duration patience) {
         NodeEntity node = change.node();
         String pending = node.driverInternalInfo.get(PENDING) instanceof Map<?, ?> p && p.get("action") instanceof String a ? a : null;
-        boolean held = "applied".equals(node.driverInternalInfo.get(HELD));
+        // applied_server_profile_uri too: a tear-down's profile, which the cleaning after it had not yet re-applied
+        boolean held = "applied".equals(node.driverInternalInfo.get(HELD))
+                || node.driverInfo.get(OneViewHardware.APPLIED_SERVER_PROFILE_URI) instanceof String;
         node.driverInternalInfo.remove(PENDING); // a late answer finds no node waiting for it
         if ((held || AllocationAction.APPLY.name().equals(pending)) && !AllocationAction.REMOVE.name().equals(pending) && dynamic(node)) {
             change.publish(requestOf(change, UUID.randomUUID().toString(), AllocationAction.REMOVE, patience));

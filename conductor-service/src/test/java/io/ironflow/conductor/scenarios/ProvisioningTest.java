@@ -160,7 +160,7 @@ class ProvisioningTest extends ConductorScenario {
         conductor.awaitState(manageable, "manageable");
 
         // Retired while waiting in clean wait (seed 000 allows it in a transition): cleaning finishes in manageable.
-        String waiting = manageable(Map.of("fake_step_seconds", Map.of("deploy.erase_devices_metadata", 2)));
+        String waiting = manageable(Map.of("fake_step_seconds", Map.of("deploy.erase_devices_metadata", 3))); // two patches, well under the test wait-timeout (6 s)
         assertEquals(202, conductor.provision(waiting, "provide").getCode());
         conductor.awaitState(waiting, "clean wait");
         assertEquals(409, conductor.patch(waiting, """
@@ -188,6 +188,8 @@ class ProvisioningTest extends ConductorScenario {
         conductor.awaitState(unabortable, "clean failed");
         assertEquals("[\"erase_devices_metadata\"]", conductor.column(unabortable, "driver_internal_info->'fake_hardware'->'erase_history'"),
                 "the step finished, the next one never started");
+        assertEquals("f", conductor.column(unabortable, "maintenance"), "an abort, even after its step, is no clean failure");
+        assertNull(conductor.column(unabortable, "fault"));
     }
 
     @Test

@@ -69,9 +69,13 @@ public class AllocationRequestConsumer {
         });
     }
 
+    /**
+     * Takes no more work. Requests under way are not interrupted (an interrupted OneView call would be answered as
+     * a failure); those the process does not finish stay unacknowledged and go to the next allocator.
+     */
     @PreDestroy
     void stop() {
-        workers.shutdownNow();
+        workers.shutdown();
     }
 
     @Incoming("allocation-requests")
