@@ -2,6 +2,7 @@ package io.ironflow.messaging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -58,5 +59,43 @@ class NodeLanesTest {
         work(lanes, "a", "a1", admissions).completeExceptionally(new IllegalStateException("boom"));
         work(lanes, "a", "a2", admissions);
         assertEquals(List.of("a1", "a2"), started);
+    }
+
+    @Test
+    void recordsQueuedBehindABusyNodeDoNotStopOtherNodes() {
+        NodeLanes lanes = new NodeLanes(2, 8);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        CompletableFuture<Void> a1 = work(lanes, "a", "a1", admissions);
+        for (int i = 2; i <= 5; i++) {
+            work(lanes, "a", "a" + i, admissions);
+        }
+        assertTrue(admissions.stream().allMatch(a -> a.toCompletableFuture().isDone()),
+                "one busy node of two: the consumer takes the next record though five are held");
+        work(lanes, "b", "b1", admissions);
+        assertEquals(List.of("a1", "b1"), started);
+        assertFalse(admissions.get(5).toCompletableFuture().isDone(), "two busy nodes: the consumer waits");
+        a1.complete(null);
+        assertEquals(List.of("a1", "b1", "a2"), started);
+        assertFalse(admissions.get(5).toCompletableFuture().isDone(), "a is still busy with a2");
+    }
+
+    @Test
+    void aFloodForOneNodeIsBoundedByTheRecordsHeld() {
+        NodeLanes lanes = new NodeLanes(4, 4);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        CompletableFuture<Void> a1 = work(lanes, "a", "a1", admissions);
+        for (int i = 2; i <= 4; i++) {
+            work(lanes, "a", "a" + i, admissions);
+        }
+        assertTrue(admissions.get(2).toCompletableFuture().isDone());
+        assertFalse(admissions.get(3).toCompletableFuture().isDone(), "four records held: no fifth is taken");
+        a1.complete(null);
+        assertTrue(admissions.get(3).toCompletableFuture().isDone(), "one finished: room for the next record");
+    }
+
+    @Test
+    void aLimitThatCouldNeverRunIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(0));
+        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(4, 3));
     }
 }

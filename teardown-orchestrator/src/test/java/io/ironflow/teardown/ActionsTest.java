@@ -58,6 +58,9 @@ class ActionsTest {
     @Inject
     ActionStore store;
 
+    @Inject
+    io.ironflow.teardown.actions.ActionLeases leases;
+
     static final String SITE = """
             schema: promenade/EtcdClusters/v1
             metadata: {name: kubernetes-etcd}
@@ -692,6 +695,42 @@ class ActionsTest {
         sql("WITH c AS (DELETE FROM teardown.node_claims WHERE action_id = ? RETURNING 1), l AS (DELETE FROM teardown.action_leases"
                 + " WHERE action_id = ? RETURNING 1) UPDATE teardown.actions SET lifecycle = 'Failed' WHERE id = ? RETURNING id", id, id, id);
         airship(NodeStepsTest.post("/nodes/claimed-1/clear-labels"), 200, "Success");
+    }
+
+    /**
+     * A direct node step claims its node while it runs: an action asked for meanwhile, and a second direct step,
+     * are refused (409) naming the step. The claim goes when the step ends; one whose instance died lapses (its
+     * heartbeat no longer renews it) and is taken over.
+     */
+    @Test
+    void aDirectNodeStepClaimsItsNodeWhileItRuns() {
+        node("direct-1");
+        String redeploy = "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"direct-1\"]}}";
+        // A drain running on another instance, as that instance claimed the node.
+        sql("INSERT INTO teardown.node_claims (node, step, claim, expires_at) VALUES ('direct-1', 'drain', 'elsewhere',"
+                + " now() + interval '1 hour') RETURNING node");
+        createAction(redeploy).then().statusCode(409).body("message", org.hamcrest.Matchers.containsString("direct drain step"));
+        airship(NodeStepsTest.post("/nodes/direct-1/clear-labels").body("message",
+                org.hamcrest.Matchers.containsString("direct drain step")), 409, "Conflict");
+        assertEquals("0", sql("SELECT count(*) FROM teardown.actions WHERE parameters LIKE '%direct-1%'"), "no action stored");
+
+        sql("UPDATE teardown.node_claims SET expires_at = now() - interval '1 second' WHERE node = 'direct-1' RETURNING node");
+        airship(NodeStepsTest.post("/nodes/direct-1/clear-labels"), 200, "Success"); // the lapsed claim is taken over
+        assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'direct-1'"), "released when the step ended");
+
+        try (io.ironflow.teardown.actions.ActionLeases.NodeLease held = leases.claimNode("direct-1", "decommission")) {
+            createAction(redeploy).then().statusCode(409).body("message", org.hamcrest.Matchers.containsString("decommission"));
+            org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.NodeClaimed.class,
+                    () -> leases.claimNode("direct-1", "drain"));
+            String before = sql("SELECT expires_at::text FROM teardown.node_claims WHERE node = 'direct-1'");
+            org.junit.jupiter.api.Assertions.assertTrue(leases.renewHeld() >= 1, "the heartbeat renews a direct claim");
+            org.junit.jupiter.api.Assertions.assertNotEquals(before, sql("SELECT expires_at::text FROM teardown.node_claims WHERE node = 'direct-1'"));
+        }
+        String id = createAction(redeploy).then().statusCode(201).extract().path("id");
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.NodeClaimed.class,
+                () -> leases.claimNode("direct-1", "drain"), "the action's own claim holds until it ends");
+        assertEquals("Failed", awaitEnd(id), "no such Ironflow node: its preflight fails");
+        airship(NodeStepsTest.post("/nodes/direct-1/clear-labels"), 200, "Success");
     }
 
     /**

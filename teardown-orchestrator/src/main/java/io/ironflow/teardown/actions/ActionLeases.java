@@ -30,6 +30,11 @@ import org.jboss.logging.Logger;
  * and stops running that action. Each statement borrows a pooled connection for its own
  * length only, so any number of actions can run on a small pool, and a failed release leaves no connection in a
  * strange state: the lease simply expires.
+ *
+ * <p>A direct node step (one of Promenade's endpoints, run outside any action) holds its node the same way: a
+ * {@link NodeLease} is a row of {@code node_claims} naming the step, renewed by the same heartbeat and deleted when
+ * the step ends, so no action and no other direct step runs on the node meanwhile, and a claim whose instance died
+ * lapses after {@code lease-ttl}.
  */
 @ApplicationScoped
 public class ActionLeases {
@@ -40,6 +45,7 @@ public class ActionLeases {
     private final String owner;
     private final Duration ttl;
     private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private final Set<String> heldNodes = ConcurrentHashMap.newKeySet(); // the claim ids of this instance's direct steps
     private ScheduledExecutorService heartbeat;
 
     @Inject
@@ -85,6 +91,55 @@ public class ActionLeases {
         }
     }
 
+    /** A direct step's claim on its node; closing it releases the node. */
+    public final class NodeLease implements AutoCloseable {
+
+        private final String node;
+        private final String claim;
+
+        private NodeLease(String node, String claim) {
+            this.node = node;
+            this.claim = claim;
+        }
+
+        @Override
+        public void close() {
+            heldNodes.remove(claim);
+            try {
+                update("DELETE FROM node_claims WHERE claim = ?", claim);
+            } catch (IllegalStateException e) {
+                LOG.warnf("node %s: releasing its direct step's claim failed (it lapses within %s): %s", node, ttl, e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Claims {@code node} for the direct step {@code step}, or throws {@link NodeClaimed} while an unfinished action
+     * or another direct step holds it. A direct claim that has lapsed (its instance died) is taken over.
+     */
+    public NodeLease claimNode(String node, String step) {
+        String claim = UUID.randomUUID().toString();
+        int taken = update("INSERT INTO node_claims (node, step, claim, expires_at) VALUES (?, ?, ?, now() + make_interval(secs => ?))"
+                + " ON CONFLICT (node) DO UPDATE SET step = EXCLUDED.step, claim = EXCLUDED.claim, expires_at = EXCLUDED.expires_at"
+                + " WHERE node_claims.action_id IS NULL AND node_claims.expires_at <= now()", node, step, claim, seconds());
+        if (taken == 1) {
+            heldNodes.add(claim);
+            return new NodeLease(node, claim);
+        }
+        try (Connection c = db.getConnection(); PreparedStatement holder = c.prepareStatement(
+                "SELECT action_id, step FROM node_claims WHERE node = ?")) {
+            holder.setString(1, node);
+            try (java.sql.ResultSet rs = holder.executeQuery()) {
+                if (!rs.next()) {
+                    throw NodeClaimed.byWhoever(node); // released just now; the caller may try again
+                }
+                throw rs.getString(1) != null ? NodeClaimed.byAction(node, rs.getString(1)) : NodeClaimed.byStep(node, rs.getString(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("node claims: " + e.getMessage(), e);
+        }
+    }
+
     public String owner() {
         return owner;
     }
@@ -101,13 +156,18 @@ public class ActionLeases {
         return Optional.of(new Lease(id));
     }
 
-    /** The heartbeat: renews every lease this instance holds, in one statement; answers how many it kept. */
+    /** The heartbeat: renews every lease and direct step claim this instance holds; answers how many it kept. */
     public int renewHeld() {
-        if (held.isEmpty()) {
-            return 0;
+        int kept = 0;
+        if (!held.isEmpty()) {
+            kept += update("UPDATE action_leases SET expires_at = now() + make_interval(secs => ?)"
+                    + " WHERE owner = ? AND action_id = ANY (?)", seconds(), owner, held.toArray(String[]::new));
         }
-        return update("UPDATE action_leases SET expires_at = now() + make_interval(secs => ?)"
-                + " WHERE owner = ? AND action_id = ANY (?)", seconds(), owner, held.toArray(String[]::new));
+        if (!heldNodes.isEmpty()) {
+            kept += update("UPDATE node_claims SET expires_at = now() + make_interval(secs => ?) WHERE claim = ANY (?)",
+                    seconds(), heldNodes.toArray(String[]::new));
+        }
+        return kept;
     }
 
     void start(@Observes StartupEvent started) {

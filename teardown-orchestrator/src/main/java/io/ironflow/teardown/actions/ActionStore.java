@@ -43,12 +43,17 @@ public class ActionStore {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                try (PreparedStatement claim = c.prepareStatement("SELECT action_id FROM node_claims WHERE node = ? FOR UPDATE")) {
+                try (PreparedStatement lapsed = c.prepareStatement("DELETE FROM node_claims WHERE node = ? AND action_id IS NULL"
+                        + " AND expires_at <= now()");
+                        PreparedStatement claim = c.prepareStatement("SELECT action_id, step FROM node_claims WHERE node = ? FOR UPDATE")) {
                     for (String node : nodes) {
+                        lapsed.setString(1, node); // a direct step's claim whose process died
+                        lapsed.executeUpdate();
                         claim.setString(1, node);
                         try (ResultSet rs = claim.executeQuery()) {
                             if (rs.next()) {
-                                throw new NodeClaimed(node, rs.getString(1));
+                                throw rs.getString(1) != null ? NodeClaimed.byAction(node, rs.getString(1))
+                                        : NodeClaimed.byStep(node, rs.getString(2));
                             }
                         }
                     }
@@ -86,8 +91,8 @@ public class ActionStore {
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
-                if ("23505".equals(e.getSQLState())) { // a concurrent action claimed the node first
-                    throw new NodeClaimed(String.join(",", nodes), "concurrent");
+                if ("23505".equals(e.getSQLState())) { // a concurrent action or direct step claimed the node first
+                    throw NodeClaimed.byWhoever(String.join(",", nodes));
                 }
                 throw e;
             } catch (RuntimeException | JsonProcessingException e) {
@@ -116,19 +121,6 @@ public class ActionStore {
     public List<String> unfinished() {
         return query("SELECT * FROM actions WHERE lifecycle IN ('Pending', 'Processing') OR (lifecycle = 'Paused' AND stop_requested)"
                 + " ORDER BY id").stream().map(Action::id).toList();
-    }
-
-    /** The unfinished action that claims {@code node} (its id), if any. */
-    public java.util.Optional<String> claimant(String node) {
-        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("SELECT c.action_id FROM node_claims c"
-                + " JOIN actions a ON a.id = c.action_id WHERE c.node = ? AND a.lifecycle NOT IN ('Complete', 'Failed')")) {
-            s.setString(1, node);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.empty();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("the action store failed: " + e.getMessage(), e);
-        }
     }
 
     /** Sets the lifecycle of a running action, if {@code owner} still holds its lease (else {@link LeaseLost}). */

@@ -1,9 +1,21 @@
 package io.ironflow.teardown.actions;
 
-/** A node already has a running action: the new one is refused (409). */
+/** The node is claimed, by an unfinished action or by a direct node step still running: the new one is refused (409). */
 public class NodeClaimed extends RuntimeException {
 
-    public NodeClaimed(String node, String actionId) {
-        super("node " + node + " already has a running action (" + actionId + ")");
+    private NodeClaimed(String message) {
+        super(message);
+    }
+
+    public static NodeClaimed byAction(String node, String actionId) {
+        return new NodeClaimed("node " + node + " is claimed by action " + actionId + ", which has not ended: its steps run there");
+    }
+
+    public static NodeClaimed byStep(String node, String step) {
+        return new NodeClaimed("node " + node + " is claimed by a direct " + step + " step, which has not ended");
+    }
+
+    public static NodeClaimed byWhoever(String node) {
+        return new NodeClaimed("node " + node + " was claimed by another action or step meanwhile");
     }
 }

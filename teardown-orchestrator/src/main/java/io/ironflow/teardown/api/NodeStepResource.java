@@ -2,7 +2,8 @@ package io.ironflow.teardown.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ironflow.teardown.actions.ActionStore;
+import io.ironflow.teardown.actions.ActionLeases;
+import io.ironflow.teardown.actions.NodeClaimed;
 import io.ironflow.teardown.status.AirshipStatus;
 import io.ironflow.teardown.status.StatusMessage;
 import io.ironflow.teardown.status.StepFailure;
@@ -20,12 +21,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The spec's Promenade teardown endpoints under {@code /api/v1.0}, synchronous and possibly long (a drain may take
  * its whole timeout), each answering an Airship status. Query parameters are checked before the node is looked
- * up, so a bad request is a 400 whether the node exists or not; a node an unfinished action claims is a 409 (its
- * steps run there, a direct one would race them).
+ * up, so a bad request is a 400 whether the node exists or not. A step claims its node while it runs: a node an
+ * unfinished action or another direct step claims is a 409 (a second one would race it: drain, unlabel or delete
+ * the Node under it), and an action asked for meanwhile is refused the same way.
  */
 @Path("/api/v1.0")
 @Produces(MediaType.APPLICATION_JSON)
@@ -38,7 +41,7 @@ public class NodeStepResource {
     ObjectMapper json;
 
     @Inject
-    ActionStore store;
+    ActionLeases leases;
 
     @POST
     @Path("/nodes/{node}/drain")
@@ -47,16 +50,14 @@ public class NodeStepResource {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.DRAIN_TIMEOUT);
         long grace = Seconds.parse("grace-period", gracePeriod, DecommissionOptions.DRAIN_GRACE_PERIOD);
         DecommissionOptions.checkGrace(grace, seconds, "grace-period", "timeout");
-        unclaimed(node);
-        return steps.drain(node, seconds, grace);
+        return claimed(node, "drain", () -> steps.drain(node, seconds, grace));
     }
 
     @POST
     @Path("/nodes/{node}/clear-labels")
     public AirshipStatus clearLabels(@PathParam("node") String node, @QueryParam("timeout") String timeout) {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.CLEAR_LABELS_TIMEOUT);
-        unclaimed(node);
-        return steps.clearLabels(node, seconds);
+        return claimed(node, "clear-labels", () -> steps.clearLabels(node, seconds));
     }
 
     @POST
@@ -65,8 +66,7 @@ public class NodeStepResource {
     public AirshipStatus removeEtcd(@PathParam("node") String node, @QueryParam("timeout") String timeout, String body) {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.REMOVE_ETCD_TIMEOUT);
         DesignRef design = designRef(body);
-        unclaimed(node);
-        return steps.removeEtcd(node, seconds, design);
+        return claimed(node, "remove-etcd", () -> steps.removeEtcd(node, seconds, design));
     }
 
     @GET
@@ -78,15 +78,13 @@ public class NodeStepResource {
     @POST
     @Path("/nodes/{node}/shutdown-kubelet")
     public AirshipStatus shutdownKubelet(@PathParam("node") String node) {
-        unclaimed(node);
-        return steps.shutdownKubelet(node);
+        return claimed(node, "shutdown-kubelet", () -> steps.shutdownKubelet(node));
     }
 
     @POST
     @Path("/nodes/{node}/remove-from-cluster")
     public AirshipStatus removeFromCluster(@PathParam("node") String node) {
-        unclaimed(node);
-        return steps.removeFromCluster(node);
+        return claimed(node, "remove-from-cluster", () -> steps.removeFromCluster(node));
     }
 
     @POST
@@ -98,19 +96,16 @@ public class NodeStepResource {
             String body) {
         DecommissionOptions options = DecommissionOptions.parse(drainTimeout, gracePeriod, clearLabels, removeEtcd, etcdReady);
         DesignRef design = designRef(body);
-        unclaimed(node);
-        return steps.decommission(node, options, design);
+        return claimed(node, "decommission", () -> steps.decommission(node, options, design));
     }
 
-    /**
-     * 409 Conflict while an unfinished action claims the node: its steps run there, and a direct step could drain,
-     * unlabel or delete the Node under them mid-action. Checked after the parameters (a bad request stays a 400).
-     */
-    private void unclaimed(String node) {
-        store.claimant(node).ifPresent(action -> {
-            String message = "node " + node + " is claimed by action " + action + ", which has not ended: its steps run there";
-            throw new StepFailure(409, "Conflict", message, List.of(StatusMessage.error(node, message)));
-        });
+    /** Runs {@code step} holding the node's claim: 409 Conflict while an action or another direct step holds it. */
+    private AirshipStatus claimed(String node, String step, Supplier<AirshipStatus> run) {
+        try (ActionLeases.NodeLease claim = leases.claimNode(node, step)) {
+            return run.get();
+        } catch (NodeClaimed e) {
+            throw new StepFailure(409, "Conflict", e.getMessage(), List.of(StatusMessage.error(node, e.getMessage())));
+        }
     }
 
     /** The design reference body, whatever content type it came with (clients send JSON or none at all). */
