@@ -755,6 +755,10 @@ class ActionsTest {
                 () -> store.finish(id, "Failed", "stale-instance"));
         org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class,
                 () -> store.lifecycle(id, "Processing", "stale-instance"));
+        // A deploy_site's end tags its revision in the same fenced transaction: no tag from a stale instance.
+        org.junit.jupiter.api.Assertions.assertThrows(io.ironflow.teardown.actions.LeaseLost.class, () -> store.finish(id,
+                "Complete", "stale-instance", new ActionStore.SiteActionTag(1, "site-action-success")));
+        assertEquals("0", sql("SELECT count(*) FROM teardown.revision_tags WHERE data = ?", "action_id:" + id), "no tag written");
         assertEquals("running,pending|Paused|1", sql(state, id, id, id), "nothing written, the node still claimed");
 
         store.stepFinished(id, 0, "succeeded", "by the holder", null, List.of(), "holder");

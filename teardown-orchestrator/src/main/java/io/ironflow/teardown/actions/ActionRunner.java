@@ -243,17 +243,18 @@ public class ActionRunner {
     }
 
     private void end(Action action, String lifecycle) {
+        ActionStore.SiteActionTag tag = null;
         if (ActionRequests.DEPLOY_SITE.equals(action.name())) {
             Integer revision = revisionOf(action);
             boolean validated = action.steps().stream().anyMatch(s -> s.step().equals(ActionSteps.VALIDATE_SITE_DESIGN)
                     && s.status().equals(Lifecycle.STEP_SUCCEEDED));
             if (revision != null && Lifecycle.COMPLETE.equals(lifecycle)) {
-                revisions.tag(revision, Revisions.SUCCESS_TAG, action.id());
+                tag = new ActionStore.SiteActionTag(revision, Revisions.SUCCESS_TAG);
             } else if (revision != null && validated) {
-                revisions.tag(revision, Revisions.FAILURE_TAG, action.id());
+                tag = new ActionStore.SiteActionTag(revision, Revisions.FAILURE_TAG);
             }
         }
-        store.finish(action.id(), lifecycle, leases.owner());
+        store.finish(action.id(), lifecycle, leases.owner(), tag); // the tag with the end, fenced on the lease
         LOG.infof("action %s (%s) %s", action.id(), action.name(), lifecycle);
     }
 

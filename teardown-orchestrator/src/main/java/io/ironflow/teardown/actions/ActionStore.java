@@ -104,6 +104,10 @@ public class ActionStore {
         }
     }
 
+    /** The tag a deploy_site's end puts on the revision it ran (revisions' site-action-success or -failure). */
+    public record SiteActionTag(int revision, String tag) {
+    }
+
     public Action find(String id) {
         List<Action> found = query("SELECT * FROM actions WHERE id = ?", id);
         return found.isEmpty() ? null : found.get(0);
@@ -130,16 +134,33 @@ public class ActionStore {
 
     /** Ends the action and releases its nodes, if {@code owner} still holds its lease (else {@link LeaseLost}). */
     public void finish(String id, String lifecycle, String owner) {
+        finish(id, lifecycle, owner, null);
+    }
+
+    /**
+     * Ends the action, releases its nodes and, with a {@code tag}, tags the site revision a deploy_site ran
+     * (Shipyard's site-action-success or -failure), all in one transaction fenced on the lease: an instance that
+     * lost the lease tags nothing, and a crash cannot leave a tag without the end (a second tag at the rerun).
+     */
+    public void finish(String id, String lifecycle, String owner, SiteActionTag tag) {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement a = c.prepareStatement("UPDATE actions SET lifecycle = ?, updated_at = now() WHERE id = ?");
-                    PreparedStatement claims = c.prepareStatement("DELETE FROM node_claims WHERE action_id = ?")) {
+                    PreparedStatement claims = c.prepareStatement("DELETE FROM node_claims WHERE action_id = ?");
+                    PreparedStatement tags = c.prepareStatement("INSERT INTO revision_tags (revision_id, tag, data, created_at)"
+                            + " VALUES (?, ?, ?, now())")) {
                 fence(c, id, owner);
                 a.setString(1, lifecycle);
                 a.setString(2, id);
                 a.executeUpdate();
                 claims.setString(1, id);
                 claims.executeUpdate();
+                if (tag != null) {
+                    tags.setInt(1, tag.revision());
+                    tags.setString(2, tag.tag());
+                    tags.setString(3, "action_id:" + id);
+                    tags.executeUpdate();
+                }
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 c.rollback();

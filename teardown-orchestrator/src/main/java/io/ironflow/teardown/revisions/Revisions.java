@@ -106,10 +106,6 @@ public class Revisions {
         return bufferOnly().isEmpty();
     }
 
-    public void tag(int revision, String tag, String actionId) {
-        update("INSERT INTO revision_tags (revision_id, tag, data, created_at) VALUES (?, ?, ?, now())", revision, tag, "action_id:" + actionId);
-    }
-
     /** The committed revisions strictly between {@code after} and {@code before} that carry no site-action tag. */
     public List<Integer> untaggedBetween(int after, int before) {
         return ints("SELECT id FROM revisions r WHERE id > ? AND id < ? AND NOT EXISTS"
