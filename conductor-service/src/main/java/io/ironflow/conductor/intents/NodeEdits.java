@@ -6,6 +6,8 @@ import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.function.Consumer;
@@ -39,7 +41,9 @@ class NodeEdits {
         if (node == null) {
             return Uni.createFrom().failure(Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found."));
         }
-        return Uni.createFrom().item(new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name()));
+        Principal who = IntentRules.fromAvro(intent.getPrincipal());
+        boolean ours = who != null && who.isService(); // records what was done: never refused for the node's size
+        return Uni.createFrom().item(new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name(), !ours));
     }
 
     /** Takes the node, applies {@code edit}, gives the node back, announces; all in the intent's transaction. */

@@ -26,7 +26,9 @@ public final class NodeChange {
      * The largest snapshot an intent may leave a node with (its fields, ports and portgroups, as published). The
      * snapshot goes on node-state and, in the intent's answer, on intent-results, and Kafka takes no record over
      * the producer's max.request.size (1 MiB): the other half is room for what the conductor's own work adds
-     * (last_error, steps), which is never refused. Past 1 MiB the relay dead-letters the record.
+     * (last_error, steps) and what Ironflow's own services record (the OneView profile applied, the teardown's
+     * skip list), which is never refused: it says what was done to the hardware. Past 1 MiB the relay
+     * dead-letters the record.
      */
     public static final int MAX_NODE_BYTES = 512 * 1024;
 
@@ -34,6 +36,7 @@ public final class NodeChange {
     private final String intentId;
     private final String requester;
     private final String conductor;
+    private final boolean sizeLimited;
     private final List<Outbox.Entry> requests = new ArrayList<>();
     private boolean changed;
 
@@ -44,10 +47,19 @@ public final class NodeChange {
 
     /** A change an intent makes, on behalf of its requester (which node history shows as the event's user). */
     public NodeChange(NodeEntity node, String intentId, String requester, String conductor) {
+        this(node, intentId, requester, conductor, intentId != null);
+    }
+
+    /**
+     * A change an intent makes; {@code sizeLimited} false for an intent of Ironflow's own services, which records
+     * what was done and is never refused for the node's size.
+     */
+    public NodeChange(NodeEntity node, String intentId, String requester, String conductor, boolean sizeLimited) {
         this.aggregate = new Node(node);
         this.intentId = intentId;
         this.requester = requester;
         this.conductor = conductor;
+        this.sizeLimited = sizeLimited;
     }
 
     /** The node's state holder, for the fields the aggregate does not own. */
@@ -125,7 +137,7 @@ public final class NodeChange {
 
     /**
      * Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. An
-     * intent's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400).
+     * operator's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400).
      */
     public Uni<Void> announce() {
         if (!changed()) {
@@ -134,7 +146,7 @@ public final class NodeChange {
         aggregate.stamp(conductor);
         String key = aggregate.uuid().toString();
         Outbox.Entry snapshot = new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())).framed();
-        if (intentId != null && snapshot.payload().length > MAX_NODE_BYTES) {
+        if (sizeLimited && snapshot.payload().length > MAX_NODE_BYTES) {
             throw Rejection.badRequest("Node " + key + " would take " + snapshot.payload().length + " bytes with this"
                     + " change, more than the " + MAX_NODE_BYTES + " bytes a node may take with its ports and portgroups;"
                     + " nothing was changed.");

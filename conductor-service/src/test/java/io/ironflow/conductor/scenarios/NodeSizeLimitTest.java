@@ -3,11 +3,16 @@ package io.ironflow.conductor.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ironflow.policy.IntentRules;
+import io.ironflow.conductor.testing.Conductor;
 import io.ironflow.conductor.testing.ConductorScenario;
 import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.deploy.testing.IronflowTestInfrastructure;
 import io.ironflow.events.CreatePort;
 import io.ironflow.events.IntentResult;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.events.UpdateNode;
+import io.ironflow.policy.Principal;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;
@@ -22,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * could make the node's snapshot larger than a record may be, and the outbox would have to dead-letter its
  * node-state and the answer. The intent that would cross {@link NodeChange#MAX_NODE_BYTES} is refused with 400
  * and changes nothing, by a PATCH (the plain client's path) or by a port (the session's, whose row is rolled
- * back); the node still takes a small change, and nothing is dead-lettered.
+ * back); the node still takes a small change, and what Ironflow's own services record, and nothing is dead-lettered.
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -45,6 +50,13 @@ class NodeSizeLimitTest extends ConductorScenario {
         assertTrue(refused.getNode().getExtra().length() < NodeChange.MAX_NODE_BYTES, "the answer carries the node as it was");
         assertEquals(String.valueOf(accepted), conductor.query(
                 "SELECT count(*) FROM jsonb_object_keys((SELECT extra FROM nodes WHERE uuid = '" + node + "'))"));
+
+        NodeIntent ours = Conductor.intent(node, UpdateNode.newBuilder().setPatch("[{\"op\": \"add\", \"path\": \"/extra/k"
+                + accepted + "\", \"value\": \"" + LARGE + "\"}]").build());
+        ours.setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator")));
+        IntentResult recorded = conductor.sendAll(List.of(ours)).get(ours.getIntentId());
+        assertEquals(200, recorded.getCode(), "what Ironflow's own services record is never refused: " + recorded.getErrorMessage());
+        assertEquals(200, conductor.patch(node, "[{\"op\": \"remove\", \"path\": \"/extra/k" + accepted + "\"}]").getCode());
 
         IntentResult small = conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/extra/rack\", \"value\": \"r1\"}]");
         assertEquals(200, small.getCode(), small.getErrorMessage());
