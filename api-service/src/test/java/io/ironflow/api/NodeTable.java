@@ -42,6 +42,24 @@ final class NodeTable {
                 .load().migrate();
     }
 
+    /** The uuids of the nodes {@code project} owns or leases, as the table has them (other tests' nodes too). */
+    static java.util.Set<String> ownedOrLeasedBy(String jdbcUrl, String project) {
+        java.util.Set<String> uuids = new java.util.HashSet<>();
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
+                PreparedStatement s = c.prepareStatement("SELECT uuid FROM nodes WHERE owner = ? OR lessee = ?")) {
+            s.setString(1, project);
+            s.setString(2, project);
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    uuids.add(rs.getString(1));
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return uuids;
+    }
+
     /** A node row as the conductor writes one; answers its uuid. */
     static String insert(String jdbcUrl, Row row) {
         String uuid = UUID.randomUUID().toString();

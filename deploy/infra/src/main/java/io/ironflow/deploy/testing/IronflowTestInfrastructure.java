@@ -3,45 +3,73 @@ package io.ironflow.deploy.testing;
 import io.ironflow.deploy.infra.Infrastructure;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 
 /**
  * Real Kafka, PostgreSQL and schema registry for a module's {@code @QuarkusTest}s, on free ports under
  * {@code target/}, deleted afterwards. Declare it once per module with {@code @QuarkusTestResource}
- * (global), so one set serves every test class of the module.
+ * (global), so one set serves every test class of the module. One set per test JVM: a {@code @TestProfile}
+ * restarts the application and its test resources, and the set outlives that restart (starting a broker, a
+ * database and a registry again took about 14 s per profile); the JVM's shutdown stops it.
  */
 public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleManager {
 
-    private Infrastructure infrastructure;
-    private Path dataDir;
+    /**
+     * The system property naming the running set's configuration file. Each profile's application loads this class
+     * again in a class loader of its own, so a static field would not outlive the restart; a system property does.
+     */
+    private static final String SHARED = "ironflow.test.infrastructure";
 
     @Override
     public Map<String, String> start() {
-        try {
-            dataDir = testDirectory().resolve(UUID.randomUUID().toString());
-            infrastructure = Infrastructure.start(Infrastructure.Settings.freePorts(dataDir, registryJar()));
-            Map<String, String> config = new java.util.HashMap<>(infrastructure.serviceConfig());
-            config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
-            return config;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        synchronized (System.getProperties()) {
+            try {
+                String running = System.getProperty(SHARED);
+                if (running != null) {
+                    return read(Path.of(running));
+                }
+                Path dataDir = testDirectory().resolve(UUID.randomUUID().toString());
+                Infrastructure infrastructure = Infrastructure.start(Infrastructure.Settings.freePorts(dataDir, registryJar()));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    infrastructure.close();
+                    TestDirectories.deleteRecursively(dataDir);
+                }, "ironflow-test-infrastructure-stop"));
+                Properties config = new Properties();
+                config.putAll(infrastructure.serviceConfig());
+                config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
+                Path file = dataDir.resolve("test-infrastructure.properties");
+                try (Writer out = Files.newBufferedWriter(file)) {
+                    config.store(out, "the test infrastructure of this JVM");
+                }
+                System.setProperty(SHARED, file.toString());
+                return read(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
+    private static Map<String, String> read(Path file) throws IOException {
+        Properties config = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            config.load(in);
+        }
+        Map<String, String> map = new HashMap<>();
+        config.stringPropertyNames().forEach(key -> map.put(key, config.getProperty(key)));
+        return map;
+    }
+
+    /** Nothing: the next profile's application uses the same set, and the JVM's shutdown stops it. */
     @Override
     public void stop() {
-        if (infrastructure != null) {
-            infrastructure.close();
-        }
-        TestDirectories.deleteRecursively(dataDir);
-    }
-
-    /** The running infrastructure, for tests that talk to Kafka or PostgreSQL directly. */
-    public Infrastructure infrastructure() {
-        return infrastructure;
     }
 
     static Path testDirectory() {
