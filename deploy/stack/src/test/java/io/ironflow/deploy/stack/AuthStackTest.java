@@ -151,6 +151,16 @@ class AuthStackTest {
         assertEquals(403, JSON.readTree(write.body()).path("code").asInt());
         assertEquals(403, send(teardown + "/api/v1.0/actions", "GET", stack.basic("member")).statusCode(),
                 "a project's member has no business with the site");
+        // The action's user is who authenticated, as Shipyard takes it from the token, whatever header is sent.
+        HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(teardown + "/api/v1.0/actions"))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", stack.basic("admin")).header("X-User-Name", "mallory")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"auth-ghost\"]}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode(), created.body());
+        String action = JSON.readTree(created.body()).path("id").asText();
+        HttpResponse<String> read = send(teardown + "/api/v1.0/actions/" + action, "GET", stack.basic("reader"));
+        assertEquals("admin", JSON.readTree(read.body()).path("user").asText(), read.body());
         assertEquals(200, send(teardown + "/q/health/live", "GET", null).statusCode());
 
         String allocator = "http://127.0.0.1:" + stack.ports.get("oneview");
