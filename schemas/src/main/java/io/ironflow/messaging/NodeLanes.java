@@ -1,7 +1,9 @@
 package io.ironflow.messaging;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -13,34 +15,38 @@ import java.util.function.Supplier;
  * order while slow work (a lock retry, a OneView task) holds up only its own node, not every node that shares
  * its partition. Used by the conductor for intents and by the OneView allocator for allocation requests.
  *
- * <p>The consumer waits (the stage {@link #submit} returns) while {@code nodes} nodes are busy, or while
- * {@code records} records are held in all. Records queued behind a busy node count only towards the second
- * bound, so one node sent many records does not stop other nodes' records from being taken; the second bound
- * keeps what a flood of records for one node can hold in memory.
+ * <p>The consumer waits (the stage {@link #submit} returns) while {@code nodes} nodes are busy, or while the node
+ * it just gave a record to holds {@code depth} records. Records queued behind a busy node do not count towards the
+ * busy nodes, so a few records for one node do not stop other nodes' records from being taken; the depth bounds
+ * how long the last of a node's records waits for its turn (at most {@code depth} records' worth of work), and
+ * with it what the consumer holds in all ({@code nodes} times {@code depth} records).
  */
 public final class NodeLanes {
 
     private static final CompletableFuture<Void> IDLE = CompletableFuture.completedFuture(null);
 
-    private final int nodes;
-    private final int records;
-    /** Each busy node's last submitted work: its size is the number of busy nodes. */
-    private final Map<String, CompletableFuture<Void>> tails = new HashMap<>();
-    private final ArrayDeque<CompletableFuture<Void>> admissions = new ArrayDeque<>();
-    private int held;
-
-    /** At most {@code nodes} busy nodes, and sixteen records held per node lane. */
-    public NodeLanes(int nodes) {
-        this(nodes, 16 * nodes);
+    /** A busy node's lane: its last submitted work and how many records it holds. */
+    private static final class Lane {
+        CompletableFuture<Void> tail;
+        int held;
     }
 
-    public NodeLanes(int nodes, int records) {
-        if (nodes < 1 || records < nodes) {
-            throw new IllegalArgumentException("lanes need at least one node and a record per node: " + nodes + " nodes, "
-                    + records + " records");
+    private final int nodes;
+    private final int depth;
+    private final Map<String, Lane> busy = new HashMap<>();
+    /** The consumer's waits for room, each with the node whose lane it filled (one at a time, in practice). */
+    private final ArrayDeque<Admission> admissions = new ArrayDeque<>();
+
+    private record Admission(CompletableFuture<Void> room, String node) {
+    }
+
+    public NodeLanes(int nodes, int depth) {
+        if (nodes < 1 || depth < 1) {
+            throw new IllegalArgumentException("lanes need at least one node and one record per node: " + nodes + " nodes, "
+                    + depth + " records deep");
         }
         this.nodes = nodes;
-        this.records = records;
+        this.depth = depth;
     }
 
     /**
@@ -52,12 +58,15 @@ public final class NodeLanes {
         CompletableFuture<Void> previous;
         CompletableFuture<Void> tail = new CompletableFuture<>();
         synchronized (this) {
-            previous = tails.getOrDefault(node, IDLE);
-            tails.put(node, tail);
-            held++;
-            admitted = hasRoom() ? IDLE : new CompletableFuture<>();
-            if (admitted != IDLE) {
-                admissions.add(admitted);
+            Lane lane = busy.computeIfAbsent(node, n -> new Lane());
+            previous = lane.tail == null ? IDLE : lane.tail;
+            lane.tail = tail;
+            lane.held++;
+            if (hasRoomAfter(node)) {
+                admitted = IDLE;
+            } else {
+                admitted = new CompletableFuture<>();
+                admissions.add(new Admission(admitted, node));
             }
         }
         previous.whenComplete((x, failure) -> {
@@ -72,20 +81,24 @@ public final class NodeLanes {
         return admitted;
     }
 
-    private boolean hasRoom() {
-        return tails.size() < nodes && held < records;
+    private boolean hasRoomAfter(String node) {
+        Lane lane = busy.get(node);
+        return busy.size() < nodes && (lane == null || lane.held < depth);
     }
 
     private void finished(String node, CompletableFuture<Void> tail) {
-        CompletableFuture<Void> next;
+        List<CompletableFuture<Void>> next = new ArrayList<>();
         synchronized (this) {
-            tails.remove(node, tail); // only when it was the node's last work: the node is no longer busy
-            held--;
-            next = hasRoom() ? admissions.poll() : null;
+            Lane lane = busy.get(node);
+            lane.held--;
+            if (lane.held == 0) {
+                busy.remove(node); // its last work: the node is no longer busy
+            }
+            while (!admissions.isEmpty() && hasRoomAfter(admissions.peek().node())) {
+                next.add(admissions.poll().room());
+            }
         }
         tail.complete(null); // the node's next work may start
-        if (next != null) {
-            next.complete(null); // outside the lock: the consumer carries on in this call
-        }
+        next.forEach(room -> room.complete(null)); // outside the lock: the consumer carries on in this call
     }
 }

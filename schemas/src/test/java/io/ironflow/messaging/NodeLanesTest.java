@@ -27,7 +27,7 @@ class NodeLanesTest {
 
     @Test
     void aNodesIntentsRunOneAfterAnotherOtherNodesMeanwhile() {
-        NodeLanes lanes = new NodeLanes(10);
+        NodeLanes lanes = new NodeLanes(10, 4);
         List<CompletionStage<Void>> admissions = new ArrayList<>();
         CompletableFuture<Void> first = work(lanes, "a", "a1", admissions);
         CompletableFuture<Void> second = work(lanes, "a", "a2", admissions);
@@ -42,7 +42,7 @@ class NodeLanesTest {
 
     @Test
     void theConsumerWaitsWhileTheLimitIsReached() {
-        NodeLanes lanes = new NodeLanes(2);
+        NodeLanes lanes = new NodeLanes(2, 4);
         List<CompletionStage<Void>> admissions = new ArrayList<>();
         CompletableFuture<Void> a = work(lanes, "a", "a1", admissions);
         work(lanes, "b", "b1", admissions);
@@ -54,7 +54,7 @@ class NodeLanesTest {
 
     @Test
     void aFailedIntentStillFreesItsLane() {
-        NodeLanes lanes = new NodeLanes(4);
+        NodeLanes lanes = new NodeLanes(4, 4);
         List<CompletionStage<Void>> admissions = new ArrayList<>();
         work(lanes, "a", "a1", admissions).completeExceptionally(new IllegalStateException("boom"));
         work(lanes, "a", "a2", admissions);
@@ -80,22 +80,35 @@ class NodeLanesTest {
     }
 
     @Test
-    void aFloodForOneNodeIsBoundedByTheRecordsHeld() {
-        NodeLanes lanes = new NodeLanes(4, 4);
+    void aFloodForOneNodeIsBoundedByItsLanesDepth() {
+        NodeLanes lanes = new NodeLanes(4, 3);
         List<CompletionStage<Void>> admissions = new ArrayList<>();
         CompletableFuture<Void> a1 = work(lanes, "a", "a1", admissions);
-        for (int i = 2; i <= 4; i++) {
-            work(lanes, "a", "a" + i, admissions);
-        }
-        assertTrue(admissions.get(2).toCompletableFuture().isDone());
-        assertFalse(admissions.get(3).toCompletableFuture().isDone(), "four records held: no fifth is taken");
+        work(lanes, "a", "a2", admissions);
+        work(lanes, "a", "a3", admissions);
+        assertTrue(admissions.get(1).toCompletableFuture().isDone());
+        assertFalse(admissions.get(2).toCompletableFuture().isDone(), "a holds three records: no fourth is taken");
         a1.complete(null);
-        assertTrue(admissions.get(3).toCompletableFuture().isDone(), "one finished: room for the next record");
+        assertTrue(admissions.get(2).toCompletableFuture().isDone(), "a1 finished: room for the next record");
+    }
+
+    @Test
+    void theConsumerWaitingOnAFullLaneGoesOnWhenThatLaneDrainsNotAnother() {
+        NodeLanes lanes = new NodeLanes(4, 2);
+        List<CompletionStage<Void>> admissions = new ArrayList<>();
+        CompletableFuture<Void> b1 = work(lanes, "b", "b1", admissions);
+        CompletableFuture<Void> a1 = work(lanes, "a", "a1", admissions);
+        work(lanes, "a", "a2", admissions);
+        assertFalse(admissions.get(2).toCompletableFuture().isDone());
+        b1.complete(null);
+        assertFalse(admissions.get(2).toCompletableFuture().isDone(), "b finishing leaves a's lane full");
+        a1.complete(null);
+        assertTrue(admissions.get(2).toCompletableFuture().isDone());
     }
 
     @Test
     void aLimitThatCouldNeverRunIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(0));
-        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(4, 3));
+        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(0, 4));
+        assertThrows(IllegalArgumentException.class, () -> new NodeLanes(4, 0));
     }
 }

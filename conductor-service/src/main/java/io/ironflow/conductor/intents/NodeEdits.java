@@ -42,7 +42,7 @@ class NodeEdits {
             return Uni.createFrom().failure(Rejection.notFound("Node " + intent.getNodeUuid() + " could not be found."));
         }
         Principal who = IntentRules.fromAvro(intent.getPrincipal());
-        boolean ours = who != null && who.isService(); // records what was done: never refused for the node's size
+        boolean ours = who != null && who.isService(); // records what was done: the room kept for it is its to use
         return Uni.createFrom().item(new NodeChange(node, intent.getIntentId(), intent.getRequester(), conductor.name(), !ours));
     }
 

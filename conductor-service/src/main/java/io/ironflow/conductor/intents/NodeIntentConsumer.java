@@ -14,7 +14,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes ironflow.node-intents. A node's intents apply one after another in the order they were sent;
- * other nodes' intents are decided meanwhile, up to {@code ironflow.conductor.concurrent-intents} at a time
+ * other nodes' intents are decided meanwhile, up to {@code ironflow.conductor.concurrent-intents} nodes at a time,
+ * {@code ironflow.conductor.intents-per-node} held per node
  * (records are acknowledged as they finish, and the offset committed is the oldest one still running, so a
  * crash redelivers what was not done and processed_intents answers what was). Every record ends, and soon:
  * the processor bounds each intent (deadline, bounded retries, a failure answer); a record that is not a
@@ -31,10 +32,11 @@ public class NodeIntentConsumer {
     private final NodeLanes lanes;
 
     NodeIntentConsumer(IntentProcessor processor, OutboxRelay relay,
-            @ConfigProperty(name = "ironflow.conductor.concurrent-intents") int concurrentIntents) {
+            @ConfigProperty(name = "ironflow.conductor.concurrent-intents") int concurrentIntents,
+            @ConfigProperty(name = "ironflow.conductor.intents-per-node") int intentsPerNode) {
         this.processor = processor;
         this.relay = relay;
-        this.lanes = new NodeLanes(concurrentIntents);
+        this.lanes = new NodeLanes(concurrentIntents, intentsPerNode);
     }
 
     @Incoming("node-intents")

@@ -27,10 +27,17 @@ public final class NodeChange {
      * snapshot goes on node-state and, in the intent's answer, on intent-results, and Kafka takes no record over
      * the producer's max.request.size (1 MiB): the other half is room for what the conductor's own work adds
      * (last_error, steps) and what Ironflow's own services record (the OneView profile applied, the teardown's
-     * skip list), which is never refused: it says what was done to the hardware. Past 1 MiB the relay
-     * dead-letters the record.
+     * skip list), which is not refused short of {@link #MAX_RECORDED_NODE_BYTES}: it says what was done to the
+     * hardware. Past 1 MiB the relay dead-letters the record.
      */
     public static final int MAX_NODE_BYTES = 512 * 1024;
+
+    /**
+     * The largest snapshot even Ironflow's own services' intents may leave: past it the node-state record and the
+     * answer would not fit a Kafka record (1 MiB, less the answer's other fields and the headers), and would be
+     * dead-lettered while the row changed. Their intent is refused instead, and says why.
+     */
+    public static final int MAX_RECORDED_NODE_BYTES = 960 * 1024;
 
     private final Node aggregate;
     private final String intentId;
@@ -52,7 +59,7 @@ public final class NodeChange {
 
     /**
      * A change an intent makes; {@code sizeLimited} false for an intent of Ironflow's own services, which records
-     * what was done and is never refused for the node's size.
+     * what was done and may use the room kept for it, up to {@link #MAX_RECORDED_NODE_BYTES}.
      */
     public NodeChange(NodeEntity node, String intentId, String requester, String conductor, boolean sizeLimited) {
         this.aggregate = new Node(node);
@@ -137,7 +144,8 @@ public final class NodeChange {
 
     /**
      * Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. An
-     * operator's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400).
+     * operator's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400), a
+     * service's past {@link #MAX_RECORDED_NODE_BYTES}.
      */
     public Uni<Void> announce() {
         if (!changed()) {
@@ -146,9 +154,10 @@ public final class NodeChange {
         aggregate.stamp(conductor);
         String key = aggregate.uuid().toString();
         Outbox.Entry snapshot = new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())).framed();
-        if (sizeLimited && snapshot.payload().length > MAX_NODE_BYTES) {
+        int limit = sizeLimited ? MAX_NODE_BYTES : MAX_RECORDED_NODE_BYTES;
+        if (intentId != null && snapshot.payload().length > limit) {
             throw Rejection.badRequest("Node " + key + " would take " + snapshot.payload().length + " bytes with this"
-                    + " change, more than the " + MAX_NODE_BYTES + " bytes a node may take with its ports and portgroups;"
+                    + " change, more than the " + limit + " bytes a node may take with its ports and portgroups;"
                     + " nothing was changed.");
         }
         List<Outbox.Entry> rows = new ArrayList<>(eventRows());

@@ -56,7 +56,20 @@ class NodeSizeLimitTest extends ConductorScenario {
         ours.setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator")));
         IntentResult recorded = conductor.sendAll(List.of(ours)).get(ours.getIntentId());
         assertEquals(200, recorded.getCode(), "what Ironflow's own services record is never refused: " + recorded.getErrorMessage());
-        assertEquals(200, conductor.patch(node, "[{\"op\": \"remove\", \"path\": \"/extra/k" + accepted + "\"}]").getCode());
+        int ceiling = (NodeChange.MAX_RECORDED_NODE_BYTES - NodeChange.MAX_NODE_BYTES) / LARGE.length() + 2;
+        IntentResult past = null;
+        for (int i = 1; i <= ceiling && (past == null || past.getCode() == 200); i++) { // up to the hard ceiling
+            NodeIntent more = Conductor.intent(node, UpdateNode.newBuilder().setPatch("[{\"op\": \"add\", \"path\": \"/extra/s"
+                    + i + "\", \"value\": \"" + LARGE + "\"}]").build());
+            more.setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator")));
+            past = conductor.sendAll(List.of(more)).get(more.getIntentId());
+        }
+        assertEquals(400, past.getCode(), "not past what a Kafka record takes, even for our own services");
+        assertTrue(past.getNode().getExtra().length() < NodeChange.MAX_RECORDED_NODE_BYTES);
+        String removals = conductor.query("SELECT string_agg('{\"op\": \"remove\", \"path\": \"/extra/' || k || '\"}', ',')"
+                + " FROM jsonb_object_keys((SELECT extra FROM nodes WHERE uuid = '" + node + "')) k WHERE k LIKE 's%'");
+        assertEquals(200, conductor.patch(node, "[" + removals + ", {\"op\": \"remove\", \"path\": \"/extra/k" + accepted
+                + "\"}]").getCode());
 
         IntentResult small = conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/extra/rack\", \"value\": \"r1\"}]");
         assertEquals(200, small.getCode(), small.getErrorMessage());

@@ -55,12 +55,13 @@ public class AllocationRequestConsumer {
 
     AllocationRequestConsumer(Allocator allocator, NodeIntents intents,
             @Channel("allocation-results") MutinyEmitter<AllocationResult> results, MeterRegistry metrics,
-            @ConfigProperty(name = "ironflow.oneview.concurrent-allocations") int concurrentAllocations) {
+            @ConfigProperty(name = "ironflow.oneview.concurrent-allocations") int concurrentAllocations,
+            @ConfigProperty(name = "ironflow.oneview.requests-per-node") int requestsPerNode) {
         this.metrics = metrics;
         this.allocator = allocator;
         this.intents = intents;
         this.results = results;
-        this.lanes = new NodeLanes(concurrentAllocations);
+        this.lanes = new NodeLanes(concurrentAllocations, requestsPerNode);
         AtomicInteger threads = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(concurrentAllocations, work -> {
             Thread thread = new Thread(work, "allocation-" + threads.incrementAndGet());

@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
  * <p>A direct node step (one of Promenade's endpoints, run outside any action) holds its node the same way: a
  * {@link NodeLease} is a row of {@code node_claims} naming the step, renewed by the same heartbeat and deleted when
  * the step ends, so no action and no other direct step runs on the node meanwhile, and a claim whose instance died
- * lapses after {@code lease-ttl}.
+ * lapses after {@code lease-ttl} (as does one whose instance loses the database for that long: the heartbeat then
+ * logs it, and the step goes on unclaimed).
  */
 @ApplicationScoped
 public class ActionLeases {
@@ -164,8 +165,14 @@ public class ActionLeases {
                     + " WHERE owner = ? AND action_id = ANY (?)", seconds(), owner, held.toArray(String[]::new));
         }
         if (!heldNodes.isEmpty()) {
-            kept += update("UPDATE node_claims SET expires_at = now() + make_interval(secs => ?) WHERE claim = ANY (?)",
-                    seconds(), heldNodes.toArray(String[]::new));
+            String[] claims = heldNodes.toArray(String[]::new);
+            int renewed = update("UPDATE node_claims SET expires_at = now() + make_interval(secs => ?) WHERE claim = ANY (?)",
+                    seconds(), claims);
+            if (renewed < claims.length) { // lapsed and taken over, or released meanwhile by a step just ending
+                LOG.warnf("%d of this instance's %d direct step claims were not renewed: lapsed (the database was out of"
+                        + " reach past %s) or released just now", claims.length - renewed, claims.length, ttl);
+            }
+            kept += renewed;
         }
         return kept;
     }

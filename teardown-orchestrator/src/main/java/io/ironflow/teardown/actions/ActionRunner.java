@@ -55,9 +55,6 @@ public class ActionRunner {
     TeardownEvents events;
 
     @Inject
-    Revisions revisions;
-
-    @Inject
     ObjectMapper json;
 
     @ConfigProperty(name = "ironflow.teardown.action-threads")

@@ -40,13 +40,14 @@ public class ActionStore {
     public void create(String id, String name, Map<String, Object> parameters, String user, String contextMarker,
             List<PlannedStep> steps, List<String> nodes) {
         Instant now = Instant.now();
+        List<String> claimOrder = nodes.stream().sorted().toList();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
                 try (PreparedStatement lapsed = c.prepareStatement("DELETE FROM node_claims WHERE node = ? AND action_id IS NULL"
                         + " AND expires_at <= now()");
                         PreparedStatement claim = c.prepareStatement("SELECT action_id, step FROM node_claims WHERE node = ? FOR UPDATE")) {
-                    for (String node : nodes) {
+                    for (String node : claimOrder) { // one order for every creation: two cannot deadlock on their claims
                         lapsed.setString(1, node); // a direct step's claim whose process died
                         lapsed.executeUpdate();
                         claim.setString(1, node);
@@ -82,7 +83,7 @@ public class ActionStore {
                     insert.executeBatch();
                 }
                 try (PreparedStatement insert = c.prepareStatement("INSERT INTO node_claims (node, action_id) VALUES (?, ?)")) {
-                    for (String node : nodes) {
+                    for (String node : claimOrder) {
                         insert.setString(1, node);
                         insert.setString(2, id);
                         insert.executeUpdate();

@@ -1,11 +1,11 @@
 package io.ironflow.deploy.testing;
 
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.SecretFile;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -30,7 +30,7 @@ public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleM
 
     @Override
     public Map<String, String> start() {
-        synchronized (System.getProperties()) {
+        synchronized (SHARED) { // an interned constant: one lock whichever class loader loaded this class
             try {
                 String running = System.getProperty(SHARED);
                 if (running != null) {
@@ -46,9 +46,9 @@ public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleM
                 config.putAll(infrastructure.serviceConfig());
                 config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
                 Path file = dataDir.resolve("test-infrastructure.properties");
-                try (Writer out = Files.newBufferedWriter(file)) {
-                    config.store(out, "the test infrastructure of this JVM");
-                }
+                java.io.StringWriter text = new java.io.StringWriter();
+                config.store(text, "the test infrastructure of this JVM");
+                SecretFile.writeOwnerOnly(file, text.toString()); // it holds the database roles' passwords
                 System.setProperty(SHARED, file.toString());
                 return read(file);
             } catch (IOException e) {
