@@ -210,6 +210,24 @@ class RbacMatrixTest extends WithFakeConductor {
         }
     }
 
+    /**
+     * A token naming one of Ironflow's own services may read, but changes no node through the API: the conductor
+     * grants those services what it grants no operator (a write in a transition, the room under the size limit),
+     * and they send their intents to Kafka themselves.
+     */
+    @Test
+    void aCallerNamedAsOneOfOurServicesChangesNothingThroughTheApi() {
+        nodes();
+        String token = JwtAuthProfile.token(Principal.service("oneview-allocator"));
+        int before = conductor.intentsFor(node).size();
+        Response refused = Api.latest().header("X-Auth-Token", token).contentType("application/json")
+                .body("[{\"op\": \"add\", \"path\": \"/extra/borrowed\", \"value\": 1}]").patch("/v1/nodes/" + node);
+        assertEquals(403, refused.statusCode(), refused.asString());
+        assertTrue(refused.asString().contains("reserved for Ironflow's own services"), refused.asString());
+        assertEquals(before, conductor.intentsFor(node).size(), "no intent sent");
+        assertEquals(200, Api.latest().header("X-Auth-Token", token).get("/v1/nodes/" + node).statusCode(), "reading is allowed");
+    }
+
     @Test
     void intentsCarryTheAuthenticatedCaller() {
         nodes();

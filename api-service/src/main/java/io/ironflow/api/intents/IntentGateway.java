@@ -49,6 +49,13 @@ public class IntentGateway {
      * carries {@code who}, on whose behalf it is sent; the conductor checks the policy again with it.
      */
     public Uni<IntentResult> submit(String nodeUuid, Object command, Principal who) {
+        if (who.isService()) {
+            // The conductor lets Ironflow's own services record what they did to the hardware where others may not
+            // (a node in a transition, the room kept under the size limit). They send their intents to Kafka
+            // themselves; an HTTP caller given one of their names must not borrow that.
+            return Uni.createFrom().failure(new ApiError(403, "The user " + who.user() + " is reserved for Ironflow's own"
+                    + " services, which send their intents to Kafka; it may not change nodes through the API."));
+        }
         NodeIntent intent = NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(nodeUuid)
