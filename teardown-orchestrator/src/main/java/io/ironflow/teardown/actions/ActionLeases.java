@@ -134,7 +134,7 @@ public class ActionLeases {
                 if (!rs.next()) {
                     throw NodeClaimed.byWhoever(node); // released just now; the caller may try again
                 }
-                throw rs.getString(1) != null ? NodeClaimed.byAction(node, rs.getString(1)) : NodeClaimed.byStep(node, rs.getString(2));
+                throw NodeClaimed.by(node, rs.getString(1), rs.getString(2));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("node claims: " + e.getMessage(), e);

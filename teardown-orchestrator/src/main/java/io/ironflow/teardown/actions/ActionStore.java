@@ -53,8 +53,7 @@ public class ActionStore {
                         claim.setString(1, node);
                         try (ResultSet rs = claim.executeQuery()) {
                             if (rs.next()) {
-                                throw rs.getString(1) != null ? NodeClaimed.byAction(node, rs.getString(1))
-                                        : NodeClaimed.byStep(node, rs.getString(2));
+                                throw NodeClaimed.by(node, rs.getString(1), rs.getString(2));
                             }
                         }
                     }

@@ -7,6 +7,11 @@ public class NodeClaimed extends RuntimeException {
         super(message);
     }
 
+    /** Whoever a node_claims row names: its action, or else its direct step. */
+    static NodeClaimed by(String node, String actionId, String step) {
+        return actionId != null ? byAction(node, actionId) : byStep(node, step);
+    }
+
     public static NodeClaimed byAction(String node, String actionId) {
         return new NodeClaimed("node " + node + " is claimed by action " + actionId + ", which has not ended: its steps run there");
     }
