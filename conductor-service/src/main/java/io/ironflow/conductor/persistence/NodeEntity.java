@@ -107,6 +107,9 @@ public class NodeEntity extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Mutability(JsonMapSnapshot.class)
     public Map<String, Object> portgroups = new HashMap<>();
+    /** The size of the node's last published snapshot (V32), null before its first change since V32. */
+    @Column(name = "snapshot_bytes")
+    public Integer snapshotBytes;
 
     public static NodeEntity enroll(NewNode node, String conductor, Instant now) {
         NodeEntity entity = new NodeEntity();

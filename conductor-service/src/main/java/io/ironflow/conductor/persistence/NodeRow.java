@@ -33,7 +33,7 @@ public final class NodeRow {
     };
 
     /** How a column's value travels: as the entity's type, or (JSON) as text, cast by the statement. */
-    enum Kind { TEXT, UUID, BOOLEAN, LONG, INSTANT, TEXT_ARRAY, JSON }
+    enum Kind { TEXT, UUID, BOOLEAN, INTEGER, LONG, INSTANT, TEXT_ARRAY, JSON }
 
     /** A column, how its value travels, and how it is read from and set on the entity. */
     record Column(String name, Kind kind, Function<NodeEntity, Object> value, BiConsumer<NodeEntity, Object> setter) {
@@ -83,7 +83,8 @@ public final class NodeRow {
             column("secure_boot", Kind.BOOLEAN, n -> n.secureBoot, (n, v) -> n.secureBoot = (Boolean) v),
             column("shard", Kind.TEXT, n -> n.shard, (n, v) -> n.shard = (String) v),
             json("ports", n -> n.ports, (n, v) -> n.ports = v),
-            json("portgroups", n -> n.portgroups, (n, v) -> n.portgroups = v));
+            json("portgroups", n -> n.portgroups, (n, v) -> n.portgroups = v),
+            column("snapshot_bytes", Kind.INTEGER, n -> n.snapshotBytes, (n, v) -> n.snapshotBytes = (Integer) v));
 
     /**
      * The select list {@link #read} takes: the key, then every column of {@link #COLUMNS} in order, the JSON ones as
@@ -158,6 +159,7 @@ public final class NodeRow {
             case TEXT -> row.getString(index);
             case UUID -> row.getUUID(index);
             case BOOLEAN -> row.getBoolean(index);
+            case INTEGER -> row.getInteger(index);
             case LONG -> row.getLong(index);
             case INSTANT -> {
                 OffsetDateTime time = row.getOffsetDateTime(index);

@@ -143,9 +143,10 @@ public final class NodeChange {
     }
 
     /**
-     * Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction. An
-     * operator's change that would make the snapshot larger than {@link #MAX_NODE_BYTES} is refused (400), a
-     * service's past {@link #MAX_RECORDED_NODE_BYTES}.
+     * Bumps the revision and adds the events and the new snapshot to the outbox of the current transaction, and
+     * records the snapshot's size on the node. An operator's change that would leave the snapshot larger than
+     * {@link #MAX_NODE_BYTES}, and larger than it was, is refused (400); a service's past
+     * {@link #MAX_RECORDED_NODE_BYTES}.
      */
     public Uni<Void> announce() {
         if (!changed()) {
@@ -154,12 +155,18 @@ public final class NodeChange {
         aggregate.stamp(conductor);
         String key = aggregate.uuid().toString();
         Outbox.Entry snapshot = new Outbox.Entry(Topic.NODE_STATE, key, NodeSnapshots.of(node())).framed();
+        int bytes = snapshot.payload().length;
         int limit = sizeLimited ? MAX_NODE_BYTES : MAX_RECORDED_NODE_BYTES;
-        if (intentId != null && snapshot.payload().length > limit) {
-            throw Rejection.badRequest("Node " + key + " would take " + snapshot.payload().length + " bytes with this"
-                    + " change, more than the " + limit + " bytes a node may take with its ports and portgroups;"
-                    + " nothing was changed.");
+        Integer before = node().snapshotBytes;
+        // Over the limit (filled by our own services, or by an older release), a change that does not grow the
+        // node is taken: an operator brings it back a step at a time.
+        if (intentId != null && bytes > limit && (before == null || bytes > before)) {
+            throw Rejection.badRequest("Node " + key + " would take " + bytes + " bytes with this change"
+                    + (before == null ? "" : " (" + before + " now)") + ", more than the " + limit + " bytes a node"
+                    + " may take with its ports and portgroups; nothing was changed. A change that does not make the"
+                    + " node larger is taken.");
         }
+        node().snapshotBytes = bytes;
         List<Outbox.Entry> rows = new ArrayList<>(eventRows());
         rows.add(snapshot);
         rows.addAll(requests);

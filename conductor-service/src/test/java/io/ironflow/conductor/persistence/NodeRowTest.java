@@ -184,6 +184,9 @@ class NodeRowTest {
         if (type == Boolean.class || type == boolean.class) {
             return true;
         }
+        if (type == Integer.class) {
+            return 1_000_000 + name.length();
+        }
         if (type == long.class) {
             return 4_000_000_000L + name.length();
         }

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * node-state and the answer. The intent that would cross {@link NodeChange#MAX_NODE_BYTES} is refused with 400
  * and changes nothing, by a PATCH (the plain client's path) or by a port (the session's, whose row is rolled
  * back); the node still takes a small change, and what Ironflow's own services record, and nothing is dead-lettered.
+ * A node our services filled past the limit takes every change that does not make it larger, so an operator can
+ * bring it back a step at a time.
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -66,6 +68,17 @@ class NodeSizeLimitTest extends ConductorScenario {
         }
         assertEquals(400, past.getCode(), "not past what a Kafka record takes, even for our own services");
         assertTrue(past.getNode().getExtra().length() < NodeChange.MAX_RECORDED_NODE_BYTES);
+
+        // Over the operators' limit now: what makes the node larger is refused, what does not is taken.
+        IntentResult grows = conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/extra/rack\", \"value\": \"r1\"}]");
+        assertEquals(400, grows.getCode(), "over the limit, a change that makes the node larger is refused");
+        assertTrue(grows.getErrorMessage().contains("does not make the node larger"), grows.getErrorMessage());
+        IntentResult same = conductor.patch(node, "[{\"op\": \"replace\", \"path\": \"/extra/k0\", \"value\": \""
+                + "y".repeat(LARGE.length()) + "\"}]");
+        assertEquals(200, same.getCode(), "a change that leaves the node's size as it was is taken: " + same.getErrorMessage());
+        IntentResult stepBack = conductor.patch(node, "[{\"op\": \"remove\", \"path\": \"/extra/s1\"}]");
+        assertEquals(200, stepBack.getCode(), "a change that makes the node smaller is taken: " + stepBack.getErrorMessage());
+        assertTrue(stepBack.getNode().getExtra().length() > NodeChange.MAX_NODE_BYTES, "though it leaves the node over the limit");
         String removals = conductor.query("SELECT string_agg('{\"op\": \"remove\", \"path\": \"/extra/' || k || '\"}', ',')"
                 + " FROM jsonb_object_keys((SELECT extra FROM nodes WHERE uuid = '" + node + "')) k WHERE k LIKE 's%'");
         assertEquals(200, conductor.patch(node, "[" + removals + ", {\"op\": \"remove\", \"path\": \"/extra/k" + accepted
