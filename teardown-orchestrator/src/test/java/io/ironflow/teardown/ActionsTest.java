@@ -734,6 +734,68 @@ class ActionsTest {
     }
 
     /**
+     * A direct decommission whose claim lapsed while it drained (the database out of reach past lease-ttl) and was
+     * taken over meanwhile stops before its next part: the node keeps its labels, and the step's end does not release
+     * the claim that holds the node now.
+     */
+    @Test
+    void aDirectDecommissionWhoseClaimWasTakenOverStopsBeforeItsNextPart() throws Exception {
+        node("lapsed-1");
+        pod("lapse", "db-0", "lapsed-1", Map.of("app", "db"), "StatefulSet", "db");
+        KubeFixtures.budget("lapse", "db-budget", "db", 1); // the drain waits until a replacement runs elsewhere
+        CompletableFuture<Response> decommission = CompletableFuture.supplyAsync(() -> given().contentType(ContentType.JSON)
+                .body(NodeStepsTest.DESIGN).post("/api/v1.0/nodes/lapsed-1/decommission?drain-node-timeout=60&drain-node-grace-period=1"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "decommission".equals(sql("SELECT step FROM teardown.node_claims"
+                + " WHERE node = 'lapsed-1'")) && cordoned("lapsed-1")); // the drain has begun
+        sql("UPDATE teardown.node_claims SET claim = 'taken-over', step = 'drain', expires_at = now() + interval '1 hour'"
+                + " WHERE node = 'lapsed-1' RETURNING node");
+        pod("lapse", "db-1", "elsewhere", Map.of("app", "db"), "StatefulSet", "db"); // the drain can finish now
+
+        Response answer = decommission.get(60, TimeUnit.SECONDS);
+        airship(answer.then(), 500, "DisassociateStepFailure");
+        answer.then().body("message", org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("stopped before clear-labels"),
+                org.hamcrest.Matchers.containsString("taken over")));
+        assertEquals("enabled", k8s().nodes().withName("lapsed-1").get().getMetadata().getLabels().get("openstack-control-plane"),
+                "the labels are not cleared: that part did not start");
+        assertEquals("taken-over", sql("SELECT claim FROM teardown.node_claims WHERE node = 'lapsed-1'"), "the new holder keeps the node");
+        sql("DELETE FROM teardown.node_claims WHERE node = 'lapsed-1' RETURNING node");
+    }
+
+    /**
+     * The same for an action: its lease, lost while its decommission drained and taken by another instance, stops
+     * the decommission before its next part, and this instance writes nothing more (the step stays running, for the
+     * lease's holder to run again).
+     */
+    @Test
+    void anActionWhoseLeaseWasTakenOverStopsItsDecommissionBeforeItsNextPart() {
+        siteActionSucceeded();
+        activeNode("lapsed-2");
+        node("lapsed-2");
+        pod("lapse2", "db-0", "lapsed-2", Map.of("app", "db"), "StatefulSet", "db");
+        KubeFixtures.budget("lapse2", "db-budget", "db", 1);
+        String id = createAction("{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"lapsed-2\"],"
+                + "\"drain-node-timeout\":\"60\",\"drain-node-grace-period\":1}}").then().statusCode(201).extract().path("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "running".equals(given().get("/api/v1.0/actions/" + id).then()
+                .extract().path("steps[1].state")) && cordoned("lapsed-2"));
+        sql("UPDATE teardown.action_leases SET owner = 'another-instance', expires_at = now() + interval '1 hour'"
+                + " WHERE action_id = ? RETURNING owner", id);
+        pod("lapse2", "db-1", "elsewhere", Map.of("app", "db"), "StatefulSet", "db"); // the drain can finish now
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> KubeFixtures.podsOn("lapsed-2") == 0);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> "enabled".equals(
+                k8s().nodes().withName("lapsed-2").get().getMetadata().getLabels().get("openstack-control-plane")));
+        given().get("/api/v1.0/actions/" + id).then().body("action_lifecycle", equalTo("Processing"))
+                .body("steps[1].state", equalTo("running"));
+        sql("WITH c AS (DELETE FROM teardown.node_claims WHERE action_id = ? RETURNING 1), l AS (DELETE FROM teardown.action_leases"
+                + " WHERE action_id = ? RETURNING 1) UPDATE teardown.actions SET lifecycle = 'Failed' WHERE id = ? RETURNING id", id, id, id);
+    }
+
+    private static boolean cordoned(String node) {
+        io.fabric8.kubernetes.api.model.NodeSpec spec = k8s().nodes().withName(node).get().getSpec();
+        return spec != null && Boolean.TRUE.equals(spec.getUnschedulable());
+    }
+
+    /**
      * Fencing: a runner's writes go through only while its instance holds the action's unexpired lease. An instance
      * that lost it (the database out of its reach for longer than the lease) writes nothing, neither a step's result
      * nor the action's end, which would release the node claims of an action another instance now runs.

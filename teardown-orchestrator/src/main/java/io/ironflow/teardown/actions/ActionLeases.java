@@ -34,8 +34,9 @@ import org.jboss.logging.Logger;
  * <p>A direct node step (one of Promenade's endpoints, run outside any action) holds its node the same way: a
  * {@link NodeLease} is a row of {@code node_claims} naming the step, renewed by the same heartbeat and deleted when
  * the step ends, so no action and no other direct step runs on the node meanwhile, and a claim whose instance died
- * lapses after {@code lease-ttl} (as does one whose instance loses the database for that long: the heartbeat then
- * logs it, and the step goes on unclaimed).
+ * lapses after {@code lease-ttl}. One whose instance loses the database for that long lapses too; the heartbeat
+ * renews it when the database is back, unless an action or another step took the node meanwhile: then the heartbeat
+ * logs it, and the step stops before its next part ({@link NodeLease#renew}).
  */
 @ApplicationScoped
 public class ActionLeases {
@@ -101,6 +102,25 @@ public class ActionLeases {
         private NodeLease(String node, String claim) {
             this.node = node;
             this.claim = claim;
+        }
+
+        /**
+         * Extends the claim by {@code lease-ttl}: true while this step still holds its node. False when the claim
+         * lapsed (the database out of reach past lease-ttl) and an action or another step took the node over: the
+         * step must not go on. Called between a step's parts, so that no part starts on a node someone else holds.
+         */
+        public boolean renew() {
+            boolean kept = update("UPDATE node_claims SET expires_at = now() + make_interval(secs => ?) WHERE claim = ?",
+                    seconds(), claim) == 1;
+            if (!kept) {
+                heldNodes.remove(claim);
+            }
+            return kept;
+        }
+
+        /** The node this claim is on. */
+        public String node() {
+            return node;
         }
 
         @Override

@@ -125,8 +125,9 @@ public class ActionRunner {
                     try (ActionLeases.Lease held = lease.get()) {
                         run(id, held);
                     } catch (LeaseLost e) {
-                        // A write found the lease gone (expired while the database was out of reach): it wrote nothing.
-                        LOG.warnf("action %s: this instance lost its lease, its write was refused; another instance goes on", id);
+                        // A write or a step's check found the lease gone (expired while the database was out of
+                        // reach) or could not renew it: nothing was written, and whoever holds the lease goes on.
+                        LOG.warnf("%s; this instance stops running it", e.getMessage());
                     }
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "action %s stopped on an unexpected error; it goes on at the next start", id);
@@ -176,14 +177,14 @@ public class ActionRunner {
             if (!Lifecycle.PROCESSING.equals(action.lifecycle())) {
                 store.lifecycle(id, Lifecycle.PROCESSING, leases.owner());
             }
-            if (!runStep(action, next)) {
+            if (!runStep(action, next, lease)) {
                 return;
             }
         }
     }
 
     /** Runs one step; false when the action ended (failed) or the orchestrator is shutting down. */
-    private boolean runStep(Action action, Action.Step step) {
+    private boolean runStep(Action action, Action.Step step, ActionLeases.Lease lease) {
         Integer revision = revisionOf(action);
         List<TeardownStepEvent> started;
         try {
@@ -199,7 +200,7 @@ public class ActionRunner {
         outbox.wakeUp();
         Timer.Sample took = Timer.start(metrics);
         try {
-            AirshipStatus result = steps.run(action, step);
+            AirshipStatus result = steps.run(action, step, () -> stillHeld(action.id(), lease));
             took.stop(stepTimer(step, "succeeded"));
             store.stepFinished(action.id(), step.seq(), Lifecycle.STEP_SUCCEEDED, result.message(), text(result),
                     events(action, step, "succeeded", result.message(), revision), leases.owner());
@@ -220,6 +221,23 @@ public class ActionRunner {
             }
             fail(action, step, status, revision);
             return false;
+        }
+    }
+
+    /**
+     * Between a step's parts: renews the lease, or throws {@link LeaseLost} when it is gone or cannot be renewed
+     * (the database out of reach). The runner then stops writing nothing; an action still ours is resumed by the
+     * rescan, its step run again from the start, as every step is idempotent.
+     */
+    private void stillHeld(String id, ActionLeases.Lease lease) {
+        boolean held;
+        try {
+            held = lease.renew();
+        } catch (IllegalStateException e) {
+            throw new LeaseLost(id, leases.owner(), "could not renew its lease: " + e.getMessage());
+        }
+        if (!held) {
+            throw new LeaseLost(id, leases.owner());
         }
     }
 

@@ -53,10 +53,12 @@ public class ActionSteps {
     @ConfigProperty(name = "quarkus.http.port")
     int port;
 
-    public AirshipStatus run(Action action, Action.Step step) {
+    /** Runs {@code step}; {@code stillHeld} throws once the action's lease is gone (checked between a step's parts). */
+    public AirshipStatus run(Action action, Action.Step step, Runnable stillHeld) {
         return switch (step.step()) {
             case PREFLIGHT -> preflight(action);
-            case DECOMMISSION -> nodeSteps.decommission(step.node(), DecommissionOptions.fromParameters(action.parameters()), designRef(action));
+            case DECOMMISSION -> nodeSteps.decommission(step.node(), DecommissionOptions.fromParameters(action.parameters()),
+                    designRef(action), stillHeld);
             case DESTROY -> AirshipStatus.success("node " + step.node() + " destroyed", destroy.destroy(action.id(), step.node(),
                     ActionRequests.flag(action.parameters(), "preserve-local-storage")));
             case REMOVE_FROM_CLUSTER -> removeFromCluster(step.node());

@@ -8,6 +8,10 @@ package io.ironflow.teardown.actions;
 public class LeaseLost extends RuntimeException {
 
     public LeaseLost(String actionId, String owner) {
-        super("action " + actionId + ": " + owner + " no longer holds its lease");
+        this(actionId, owner, "no longer holds its lease");
+    }
+
+    public LeaseLost(String actionId, String owner, String why) {
+        super("action " + actionId + ": " + owner + " " + why);
     }
 }

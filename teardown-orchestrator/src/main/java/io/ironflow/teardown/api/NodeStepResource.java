@@ -21,14 +21,15 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The spec's Promenade teardown endpoints under {@code /api/v1.0}, synchronous and possibly long (a drain may take
  * its whole timeout), each answering an Airship status. Query parameters are checked before the node is looked
  * up, so a bad request is a 400 whether the node exists or not. A step claims its node while it runs: a node an
  * unfinished action or another direct step claims is a 409 (a second one would race it: drain, unlabel or delete
- * the Node under it), and an action asked for meanwhile is refused the same way.
+ * the Node under it), and an action asked for meanwhile is refused the same way. Decommission renews the claim
+ * before each part, and stops when it lapsed and was taken over.
  */
 @Path("/api/v1.0")
 @Produces(MediaType.APPLICATION_JSON)
@@ -50,14 +51,14 @@ public class NodeStepResource {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.DRAIN_TIMEOUT);
         long grace = Seconds.parse("grace-period", gracePeriod, DecommissionOptions.DRAIN_GRACE_PERIOD);
         DecommissionOptions.checkGrace(grace, seconds, "grace-period", "timeout");
-        return claimed(node, "drain", () -> steps.drain(node, seconds, grace));
+        return claimed(node, "drain", claim -> steps.drain(node, seconds, grace));
     }
 
     @POST
     @Path("/nodes/{node}/clear-labels")
     public AirshipStatus clearLabels(@PathParam("node") String node, @QueryParam("timeout") String timeout) {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.CLEAR_LABELS_TIMEOUT);
-        return claimed(node, "clear-labels", () -> steps.clearLabels(node, seconds));
+        return claimed(node, "clear-labels", claim -> steps.clearLabels(node, seconds));
     }
 
     @POST
@@ -66,7 +67,7 @@ public class NodeStepResource {
     public AirshipStatus removeEtcd(@PathParam("node") String node, @QueryParam("timeout") String timeout, String body) {
         long seconds = Seconds.parse("timeout", timeout, DecommissionOptions.REMOVE_ETCD_TIMEOUT);
         DesignRef design = designRef(body);
-        return claimed(node, "remove-etcd", () -> steps.removeEtcd(node, seconds, design));
+        return claimed(node, "remove-etcd", claim -> steps.removeEtcd(node, seconds, design));
     }
 
     @GET
@@ -78,13 +79,13 @@ public class NodeStepResource {
     @POST
     @Path("/nodes/{node}/shutdown-kubelet")
     public AirshipStatus shutdownKubelet(@PathParam("node") String node) {
-        return claimed(node, "shutdown-kubelet", () -> steps.shutdownKubelet(node));
+        return claimed(node, "shutdown-kubelet", claim -> steps.shutdownKubelet(node));
     }
 
     @POST
     @Path("/nodes/{node}/remove-from-cluster")
     public AirshipStatus removeFromCluster(@PathParam("node") String node) {
-        return claimed(node, "remove-from-cluster", () -> steps.removeFromCluster(node));
+        return claimed(node, "remove-from-cluster", claim -> steps.removeFromCluster(node));
     }
 
     @POST
@@ -96,15 +97,34 @@ public class NodeStepResource {
             String body) {
         DecommissionOptions options = DecommissionOptions.parse(drainTimeout, gracePeriod, clearLabels, removeEtcd, etcdReady);
         DesignRef design = designRef(body);
-        return claimed(node, "decommission", () -> steps.decommission(node, options, design));
+        return claimed(node, "decommission", claim -> steps.decommission(node, options, design, () -> stillHeld(claim, "decommission")));
     }
 
     /** Runs {@code step} holding the node's claim: 409 Conflict while an action or another direct step holds it. */
-    private AirshipStatus claimed(String node, String step, Supplier<AirshipStatus> run) {
+    private AirshipStatus claimed(String node, String step, Function<ActionLeases.NodeLease, AirshipStatus> run) {
         try (ActionLeases.NodeLease claim = leases.claimNode(node, step)) {
-            return run.get();
+            return run.apply(claim);
         } catch (NodeClaimed e) {
             throw new StepFailure(409, "Conflict", e.getMessage(), List.of(StatusMessage.error(node, e.getMessage())));
+        }
+    }
+
+    /**
+     * Between a step's parts: renews the claim. One that lapsed and was taken over is a 409 (an action or another
+     * step holds the node now); one that cannot be renewed, the database out of reach, a 503: no part starts on a
+     * node this step cannot show it still holds.
+     */
+    private static void stillHeld(ActionLeases.NodeLease claim, String step) {
+        boolean held;
+        try {
+            held = claim.renew();
+        } catch (IllegalStateException e) {
+            throw new StepFailure(503, "ServiceUnavailable", "the " + step + " step could not renew its claim on node "
+                    + claim.node() + ": " + e.getMessage());
+        }
+        if (!held) {
+            throw new StepFailure(409, "Conflict", "the " + step + " step's claim on node " + claim.node() + " lapsed"
+                    + " (the database was out of reach for longer than the claim lasts) and the node was taken over");
         }
     }
 

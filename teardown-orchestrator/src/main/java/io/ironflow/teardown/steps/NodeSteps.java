@@ -69,15 +69,18 @@ public class NodeSteps {
      * first failing step ends it with 500 DisassociateStepFailure whose details give every step's result (a 4xx
      * of a step is a 500 here, as the spec says), except the kubelet's: it may fail on a node in disarray, and the
      * destroy that follows stops the kubelet anyway, so its failure is reported and does not fail the whole.
+     * {@code stillHeld} runs before each part and throws when the caller no longer holds the node (its claim or its
+     * action's lease lapsed and was taken over): a part already done is idempotent, one not started stays undone.
      */
-    public AirshipStatus decommission(String node, DecommissionOptions options, DesignRef design) {
+    public AirshipStatus decommission(String node, DecommissionOptions options, DesignRef design, Runnable stillHeld) {
         nodes.require(node, "DisassociateStepFailure");
         List<StatusMessage> results = new ArrayList<>();
-        run(results, "drain", () -> drain(node, options.drainTimeout(), options.drainGracePeriod()));
-        run(results, "clear-labels", () -> clearLabels(node, options.clearLabelsTimeout()));
-        run(results, "remove-etcd", () -> removeEtcd(node, options.removeEtcdTimeout(), design));
-        run(results, "etcd-ready", () -> AirshipStatus.success("etcd stable",
+        run(results, "drain", stillHeld, () -> drain(node, options.drainTimeout(), options.drainGracePeriod()));
+        run(results, "clear-labels", stillHeld, () -> clearLabels(node, options.clearLabelsTimeout()));
+        run(results, "remove-etcd", stillHeld, () -> removeEtcd(node, options.removeEtcdTimeout(), design));
+        run(results, "etcd-ready", stillHeld, () -> AirshipStatus.success("etcd stable",
                 etcd.awaitStable(node, Duration.ofSeconds(options.etcdReadyTimeout()))));
+        held(results, "shutdown-kubelet", stillHeld);
         try {
             shutdownKubelet(node);
             results.add(StatusMessage.info("shutdown-kubelet", "kubelet of node " + node + " shut down"));
@@ -89,16 +92,31 @@ public class NodeSteps {
         return AirshipStatus.success("node " + node + " decommissioned", results);
     }
 
-    private void run(List<StatusMessage> results, String step, java.util.function.Supplier<AirshipStatus> body) {
+    private void run(List<StatusMessage> results, String step, Runnable stillHeld, java.util.function.Supplier<AirshipStatus> body) {
+        held(results, step, stillHeld);
         try {
             AirshipStatus status = body.get();
             results.add(StatusMessage.info(step, status.message()));
         } catch (StepFailure e) {
-            results.add(StatusMessage.error(step, e.status().code() + " " + e.status().reason() + ": " + e.status().message()));
-            if (e.status().details() != null) {
-                results.addAll(e.status().details().messageList());
-            }
-            throw new StepFailure(500, "DisassociateStepFailure", "decommission stopped at " + step + ": " + e.status().message(), results);
+            throw stopped(results, step, "at", e);
         }
+    }
+
+    /** Runs {@code stillHeld} before {@code step}: a node no longer held stops the decommission before it. */
+    private static void held(List<StatusMessage> results, String step, Runnable stillHeld) {
+        try {
+            stillHeld.run();
+        } catch (StepFailure e) {
+            throw stopped(results, step, "before", e);
+        }
+    }
+
+    private static StepFailure stopped(List<StatusMessage> results, String step, String where, StepFailure e) {
+        results.add(StatusMessage.error(step, e.status().code() + " " + e.status().reason() + ": " + e.status().message()));
+        if (e.status().details() != null) {
+            results.addAll(e.status().details().messageList());
+        }
+        return new StepFailure(500, "DisassociateStepFailure", "decommission stopped " + where + " " + step + ": "
+                + e.status().message(), results);
     }
 }
