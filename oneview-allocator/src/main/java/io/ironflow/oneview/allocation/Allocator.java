@@ -124,7 +124,11 @@ public class Allocator {
         return Allocation.applied(profile, profile.equals(applied)).withPower(power(hardware));
     }
 
-    public Allocation remove(String node, String serverHardwareUri, String applied) {
+    /**
+     * Removes Ironflow's profile from the node's hardware (powering it off first), waiting for OneView's tasks
+     * until they end or {@code deadline} (null: the task timeout) passes.
+     */
+    public Allocation remove(String node, String serverHardwareUri, String applied, Instant deadline) {
         if (serverHardwareUri == null || serverHardwareUri.isBlank()) {
             return Allocation.removed(applied != null);
         }
@@ -133,8 +137,8 @@ public class Allocator {
             String profile = text(hardware, "serverProfileUri");
             switch (judge(node, profile, applied)) {
                 case IRONFLOW:
-                    oneView.powerOff(serverHardwareUri);
-                    oneView.deleteProfile(profile);
+                    oneView.setPower(serverHardwareUri, "Off", "PressAndHold", deadline);
+                    delete(serverHardwareUri, profile, deadline);
                     return Allocation.removed(true).withPower(PowerStates.POWER_OFF);
                 case ONEVIEW:
                     LOG.warnf("node %s: %s carries %s, which is not Ironflow's; nothing removed", node, serverHardwareUri, profile);
@@ -147,6 +151,25 @@ public class Allocator {
                     + serverHardwareUri + ": " + e.getMessage(), false);
         } catch (OneViewUnavailable e) {
             return Allocation.failed("OneView is unavailable: " + e.getMessage(), false);
+        }
+    }
+
+    /**
+     * Deletes the profile. A 404 is the answer to a DELETE retried after its first answer was lost (the appliance
+     * deleted it all the same): once the hardware has settled without a profile, that is the removal done.
+     */
+    private void delete(String serverHardwareUri, String profile, Instant deadline) {
+        try {
+            oneView.deleteProfile(profile, deadline);
+        } catch (OneViewFailure e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+            JsonNode hardware = oneView.settled(serverHardwareUri, oneView.serverHardware(serverHardwareUri), deadline);
+            if (text(hardware, "serverProfileUri") != null) {
+                throw e;
+            }
+            LOG.infof("%s is gone from %s already (a DELETE whose answer was lost, retried)", profile, serverHardwareUri);
         }
     }
 

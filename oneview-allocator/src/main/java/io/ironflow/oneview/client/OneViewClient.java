@@ -95,9 +95,12 @@ public class OneViewClient {
         return task.path("associatedResource").path("resourceUri").asText();
     }
 
-    /** Deletes a profile (the task fails if the hardware is powered on). */
-    public void deleteProfile(String profileUri) {
-        awaitTask(http.exchange("DELETE", profileUri, null, "*"));
+    /**
+     * Deletes a profile (the task fails if the hardware is powered on), following the task until it ends or
+     * {@code until} (null: the task timeout) passes.
+     */
+    public void deleteProfile(String profileUri, Instant until) {
+        awaitTask(http.exchange("DELETE", profileUri, null, "*"), until);
     }
 
     /** Powers the hardware off with PressAndHold (Ironic's "power off"). */

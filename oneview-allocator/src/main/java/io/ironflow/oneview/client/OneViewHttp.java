@@ -14,6 +14,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.jboss.logging.Logger;
@@ -21,7 +25,8 @@ import org.jboss.logging.Logger;
 /**
  * One OneView REST exchange, with the appliance's session rules: every call sends {@code X-API-Version} and the
  * session in {@code auth}; a 401 logs in again once (sessions expire) and repeats the call. A 5xx, a timeout or
- * a broken connection is {@link OneViewUnavailable}, retried with exponential backoff a bounded number of times
+ * a broken connection (or an answer whose body stalls: the whole answer has the request timeout) is
+ * {@link OneViewUnavailable}, retried with exponential backoff a bounded number of times
  * (SmallRye Fault Tolerance; {@code io.ironflow.oneview.client.OneViewHttp/exchange/Retry/maxRetries} etc. tune
  * it); any other 4xx is a {@link OneViewFailure} carrying OneView's message.
  */
@@ -133,14 +138,36 @@ public class OneViewHttp {
             } else {
                 request.method(method, HttpRequest.BodyPublishers.noBody());
             }
-            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = whole(http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()),
+                    method, path);
             return new Answer(response.statusCode(), response.headers().firstValue("Location").orElse(null),
                     response.headers().firstValue("ETag").orElse(null), body(method, path, response));
         } catch (IOException e) {
             throw new OneViewUnavailable("OneView did not answer " + method + " " + path + ": " + e, e);
+        }
+    }
+
+    /**
+     * The whole answer, its body included, within the request timeout (and a second for the body's last bytes):
+     * the JDK's own timeout ends when the headers arrive, and a body that stalls after them (an appliance failing
+     * over, a proxy) would hold the worker and its node's lane for ever. The exchange is cancelled on timeout.
+     */
+    private HttpResponse<byte[]> whole(CompletableFuture<HttpResponse<byte[]>> answer, String method, String path)
+            throws IOException {
+        try {
+            return answer.get(requestTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new OneViewUnavailable("OneView did not answer " + method + " " + path + " within " + requestTimeout, e);
         } catch (InterruptedException e) {
+            answer.cancel(true);
             Thread.currentThread().interrupt();
             throw new OneViewUnavailable("interrupted while calling OneView", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new OneViewUnavailable("OneView did not answer " + method + " " + path + ": " + e.getCause(), e.getCause());
         }
     }
 

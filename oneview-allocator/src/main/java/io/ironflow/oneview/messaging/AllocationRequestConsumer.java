@@ -114,7 +114,8 @@ public class AllocationRequestConsumer {
             outcome = allocator.power(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri(),
                     request.getPreAllocated(), request.getPowerTarget(), request.getDeadline());
         } else {
-            outcome = allocator.remove(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri());
+            outcome = allocator.remove(node, request.getServerHardwareUri(), request.getAppliedServerProfileUri(),
+                    request.getDeadline());
         }
         // ironflow_oneview_allocation_duration_seconds{action,result}: OneView's share of deploy and cleaning.
         took.stop(Timer.builder("ironflow.oneview.allocation.duration").tag("action", request.getAction().name())

@@ -70,7 +70,7 @@ public class PreAllocationMigration {
                     if (!dryRun) {
                         if (profile != null) {
                             oneView.powerOff(hardware);
-                            oneView.deleteProfile(profile);
+                            oneView.deleteProfile(profile, null);
                         }
                         intents.send(node.uuid(), new UpdateNode(
                                 "[{\"op\":\"add\",\"path\":\"/driver_info/dynamic_allocation\",\"value\":true}]"));

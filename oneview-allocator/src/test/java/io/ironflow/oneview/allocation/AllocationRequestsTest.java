@@ -219,6 +219,27 @@ class AllocationRequestsTest {
     }
 
     /**
+     * A DELETE the appliance carried out but whose answer was lost is retried (after OneView's 503s here) when the
+     * profile is gone already, and OneView answers 404: the hardware is free, so the removal succeeded.
+     */
+    @Test
+    void aProfileWhoseDeletionAnswerWasLostIsRemovedNotFailed() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(12);
+        AllocationResult applied = send(request(node, AllocationAction.APPLY, AllocationPurpose.CLEANING, hardware, null));
+        assertTrue(applied.getSuccess(), applied::toString);
+        fault(Map.of("type", "lose-answer", "method", "DELETE", "path", "/rest/server-profiles"));
+        fault(Map.of("type", "status", "status", 503, "count", 3, "method", "DELETE", "path", "/rest/server-profiles"));
+        long before = lastCall();
+        AllocationResult removed = send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware,
+                applied.getServerProfileUri()));
+        assertTrue(removed.getSuccess(), removed::toString);
+        assertNull(get(hardware).getString("serverProfileUri"));
+        assertTrue(callsSince(before).stream().filter(c -> c.get("method").equals("DELETE")).count() >= 5,
+                "the lost DELETE, three 503s, and the 404: " + callsSince(before));
+    }
+
+    /**
      * A POST the appliance carried out but whose answer was lost (a dropped connection, a timeout) is retried and
      * refused as a duplicate: the profile on the hardware is this node's, so it is adopted once applied, not
      * reported failed or as a OneView user's.
