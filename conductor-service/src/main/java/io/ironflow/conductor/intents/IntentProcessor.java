@@ -1,5 +1,6 @@
 package io.ironflow.conductor.intents;
 
+import io.ironflow.conductor.persistence.Failures;
 import io.ironflow.conductor.domain.NewNode;
 import io.ironflow.conductor.domain.NodeNames;
 import io.ironflow.conductor.domain.Rejection;

@@ -5,7 +5,6 @@ import io.ironflow.conductor.domain.Operation;
 import io.ironflow.conductor.domain.ProvisionState;
 import io.ironflow.conductor.work.ConductorIdentity;
 import io.ironflow.conductor.messaging.OutboxRelay;
-import io.ironflow.conductor.persistence.ConductorEntity;
 import io.ironflow.conductor.persistence.FreshContext;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -88,23 +87,30 @@ public class ConductorDuties {
                 .executeUpdate()))).replaceWithVoid());
     }
 
-    /** Takes over the nodes of every conductor silent for longer than the heartbeat timeout. */
+    /**
+     * Takes over the nodes of every conductor silent for longer than the heartbeat timeout. Silence is measured on
+     * the database's clock, which stamps the heartbeats: a conductor whose own clock runs ahead would otherwise find
+     * its live peers dead at every run.
+     */
     @Scheduled(every = "${ironflow.conductor.heartbeat-interval}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> takeOver() {
         if (!recovered) {
             return Uni.createFrom().voidItem();
         }
-        Instant cutoff = Instant.now().minus(heartbeatTimeout);
-        return reported("takeOver", Panache.withSession(() -> ConductorEntity.<ConductorEntity>list("heartbeatAt < ?1 and hostname <> ?2",
-                        cutoff, conductor.name()))
-                .flatMap(dead -> sequentially(dead.stream().map(gone -> gone.hostname).toList(), gone -> {
+        double silent = heartbeatTimeout.toMillis() / 1000.0;
+        return reported("takeOver", Panache.withSession(() -> Panache.getSession().flatMap(session -> NodeSql.bind(session
+                        .createNativeQuery("SELECT hostname FROM conductors WHERE heartbeat_at < now() - make_interval(secs => ?1)"
+                                + " AND hostname <> ?2", String.class),
+                        silent, conductor.name()).getResultList()))
+                .flatMap(dead -> sequentially(dead, gone -> {
                     LOG.warnf("conductor %s missed its heartbeats for %s; %s takes over its nodes", gone,
                             heartbeatTimeout, conductor.name());
                     return repair(gone, Instant.now(), "Conductor " + gone + " went offline while node %s was in state %s; taken over by "
                             + conductor.name() + ".")
-                            .flatMap(x -> Panache.withTransaction(() -> ConductorEntity.delete("hostname = ?1 and heartbeatAt < ?2",
-                                    gone, cutoff)))
+                            .flatMap(x -> Panache.withTransaction(() -> Panache.getSession().flatMap(session -> NodeSql.bind(
+                                    session.createNativeQuery("DELETE FROM conductors WHERE hostname = ?1 AND heartbeat_at"
+                                            + " < now() - make_interval(secs => ?2)"), gone, silent).executeUpdate())))
                             .invoke(metrics::takeover)
                             .replaceWithVoid();
                 })));

@@ -36,6 +36,38 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class NeverWedgeTest {
 
+    /**
+     * A conductor silent past the heartbeat timeout (on the database's clock, which stamps heartbeats) has its
+     * nodes taken over: one it held mid-deploy fails, as Ironic fails work lost with its conductor, and its row
+     * goes. A conductor that heartbeats keeps its nodes.
+     */
+    @Test
+    void aSilentConductorsNodesAreTakenOverAndALiveOnesAreNot() throws Exception {
+        try (Conductor conductor = Conductor.connect()) {
+            String orphan = conductor.create(Map.of());
+            String held = conductor.create(Map.of());
+            conductor.execute("INSERT INTO conductors (hostname, started_at, heartbeat_at) VALUES"
+                    + " ('gone-conductor', now() - interval '1 hour', now() - interval '1 hour'),"
+                    + " ('live-conductor', now(), now() + interval '1 hour')");
+            conductor.execute("UPDATE nodes SET reservation = 'gone-conductor', provision_state = 'deploying',"
+                    + " target_provision_state = 'active', provision_updated_at = now() - interval '1 hour' WHERE uuid = '" + orphan + "'");
+            conductor.execute("UPDATE nodes SET reservation = 'live-conductor', provision_state = 'deploying',"
+                    + " target_provision_state = 'active', provision_updated_at = now() - interval '1 hour' WHERE uuid = '" + held + "'");
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> "deploy failed".equals(conductor.column(orphan, "provision_state")));
+                assertEquals(null, conductor.column(orphan, "reservation"));
+                assertTrue(conductor.column(orphan, "last_error").contains("gone-conductor went offline"),
+                        conductor.column(orphan, "last_error"));
+                assertEquals("0", conductor.query("SELECT count(*) FROM conductors WHERE hostname = 'gone-conductor'"));
+                assertEquals("live-conductor", conductor.column(held, "reservation"), "a live conductor keeps its nodes");
+                assertEquals("deploying", conductor.column(held, "provision_state"));
+            } finally {
+                conductor.execute("DELETE FROM conductors WHERE hostname = 'live-conductor'");
+                conductor.execute("UPDATE nodes SET reservation = NULL, provision_state = 'deploy failed' WHERE uuid = '" + held + "'");
+            }
+        }
+    }
+
     @Test
     void anIntentWhoseProcessingNeverCompletesIsAnsweredAndTheNextOnesApplied() throws Exception {
         Duration deadline = ConfigProvider.getConfig().getValue("ironflow.conductor.intent-deadline", Duration.class);

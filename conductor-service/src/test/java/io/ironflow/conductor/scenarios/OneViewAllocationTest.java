@@ -126,6 +126,37 @@ class OneViewAllocationTest {
                 .contains("cannot be cast to class io.ironflow.events.AllocationResult"), "the reason names the type expected");
     }
 
+    /**
+     * An answer that meets its node's row locked past lock_timeout (a wedged transaction, a database restarting)
+     * is tried again, not dead-lettered: OneView's work is done, and dropping its answer would leave the node in
+     * clean wait until its timeout failed it.
+     */
+    @Test
+    void anAnswerThatMeetsItsNodeLockedIsTriedAgainNotDropped() throws SQLException {
+        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        conductor.drive(node, "manage", "manageable");
+        assertEquals(202, conductor.provision(node, "provide").getCode());
+        AllocationRequest apply = request(node, 1);
+        conductor.awaitState(node, "clean wait");
+        String claimWaits = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                + " AND query LIKE 'UPDATE nodes SET reservation%' AND query LIKE '%request_id%'";
+        try (var holder = io.ironflow.conductor.testing.Sql.connect()) {
+            holder.setAutoCommit(false);
+            holder.createStatement().execute("SELECT 1 FROM nodes WHERE uuid = '" + node + "' FOR UPDATE");
+            answer(apply, true, "/rest/server-profiles/locked", null, false);
+            await("the answer's claim waits for the row").atMost(Conductor.WAIT).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !"0".equals(conductor.query(claimWaits)));
+            await("lock_timeout ends that attempt").atMost(Conductor.WAIT).pollInterval(Duration.ofMillis(20))
+                    .until(() -> "0".equals(conductor.query(claimWaits)));
+            holder.rollback();
+        }
+        AllocationRequest remove = request(node, 2); // the cleaning went on with the profile the answer recorded
+        assertEquals(AllocationAction.REMOVE, remove.getAction());
+        assertEquals("/rest/server-profiles/locked", remove.getAppliedServerProfileUri());
+        answer(remove, true, null, null, false, "power off");
+        conductor.awaitState(node, "available");
+    }
+
     @Test
     void cleaningHoldsAProfileOnlyWhileItRunsAndDeployKeepsOne() throws SQLException {
         String node = enroll(Map.of("server_hardware_uri", HARDWARE));

@@ -1,4 +1,4 @@
-package io.ironflow.conductor.intents;
+package io.ironflow.conductor.persistence;
 
 import com.fasterxml.jackson.core.JacksonException;
 import io.smallrye.mutiny.CompositeException;
@@ -13,7 +13,7 @@ import org.hibernate.JDBCException;
  * that ran out, a race the next attempt decides differently) from one that will fail the same way every time
  * (a bug, or data the checks let through). The first is worth a bounded retry; the second is answered at once.
  */
-final class Failures {
+public final class Failures {
 
     /**
      * SQLSTATE classes and codes that say "try again": connection exceptions, transaction rollbacks (serialization,
@@ -26,7 +26,7 @@ final class Failures {
     private Failures() {
     }
 
-    static boolean isTransient(Throwable failure) {
+    public static boolean isTransient(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CompositeException composite) { // a failure and the rollback's: any one that may pass
                 return composite.getCauses().stream().anyMatch(Failures::isTransient);
@@ -37,7 +37,7 @@ final class Failures {
             if (state != null && state.length() == 5) {
                 return TRANSIENT_CLASSES.contains(state.substring(0, 2)) || TRANSIENT_CODES.contains(state);
             }
-            if (t instanceof IntentDeadlineExceeded || t instanceof io.smallrye.mutiny.TimeoutException
+            if (t instanceof java.util.concurrent.TimeoutException || t instanceof io.smallrye.mutiny.TimeoutException
                     // a socket's failure ("Broken pipe" on a statement written to a server that went away), but
                     // not Jackson's, which are IOExceptions about data and would fail the same way again
                     || t instanceof IOException && !(t instanceof JacksonException)
@@ -50,7 +50,7 @@ final class Failures {
     }
 
     /** A one-line description for logs and dead letters: the innermost cause says most. */
-    static String describe(Throwable failure) {
+    public static String describe(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

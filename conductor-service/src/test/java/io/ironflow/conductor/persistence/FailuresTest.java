@@ -1,4 +1,4 @@
-package io.ironflow.conductor.intents;
+package io.ironflow.conductor.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
