@@ -9,7 +9,9 @@ import io.ironflow.events.AllocationResult;
 import io.ironflow.oneview.allocation.Allocation;
 import io.ironflow.oneview.allocation.Allocator;
 import io.ironflow.messaging.NodeLanes;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -37,27 +40,33 @@ import org.jboss.logging.Logger;
  * it is answered, and the offset committed is the oldest one still running. A request whose deadline has passed
  * is answered failed without touching OneView. {@code POWER} requests set the node's power through OneView (the
  * conductor's power interface for oneview nodes). An undecodable record, or one that could not be answered, is
- * dead-lettered with the reason.
+ * dead-lettered with the reason; an answer counts as not sent only once the producer itself gave up on it
+ * ({@code delivery.timeout.ms}), so a dead-lettered request was never answered after all.
  */
 @ApplicationScoped
 public class AllocationRequestConsumer {
 
     private static final Logger LOG = Logger.getLogger(AllocationRequestConsumer.class);
-    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
     private final Allocator allocator;
     private final NodeIntents intents;
     private final MutinyEmitter<AllocationResult> results;
 
     private final MeterRegistry metrics;
+    private final RequestAssignments assignments;
+    private final Duration sendTimeout;
     private final NodeLanes lanes;
     private final ExecutorService workers;
 
     AllocationRequestConsumer(Allocator allocator, NodeIntents intents,
+            @Identifier("allocation-requests-rebalance") RequestAssignments assignments,
             @Channel("allocation-results") MutinyEmitter<AllocationResult> results, MeterRegistry metrics,
             @ConfigProperty(name = "ironflow.oneview.concurrent-allocations") int concurrentAllocations,
-            @ConfigProperty(name = "ironflow.oneview.requests-per-node") int requestsPerNode) {
+            @ConfigProperty(name = "ironflow.oneview.requests-per-node") int requestsPerNode,
+            @ConfigProperty(name = "mp.messaging.outgoing.allocation-results.delivery.timeout.ms") long deliveryTimeoutMs) {
         this.metrics = metrics;
+        this.assignments = assignments;
+        this.sendTimeout = NodeIntents.sendTimeout(deliveryTimeoutMs);
         this.allocator = allocator;
         this.intents = intents;
         this.results = results;
@@ -86,9 +95,20 @@ public class AllocationRequestConsumer {
             return message.nack(new IllegalArgumentException("the record is not an AllocationRequest this allocator can decode"
                     + (payload == null ? "" : ": it is a " + payload.getClass().getName())));
         }
-        return lanes.submit(request.getNodeUuid(), () -> CompletableFuture.runAsync(() -> answer(request), workers)
-                .handle((answered, failure) -> failure == null ? message.ack() : deadLetter(message, request, failure))
-                .thenCompose(settled -> settled));
+        TopicPartition partition = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(kafka -> new TopicPartition(kafka.getTopic(), kafka.getPartition())).orElse(null);
+        long generation = partition == null ? RequestAssignments.NONE : assignments.generation(partition);
+        return lanes.submit(request.getNodeUuid(), () -> {
+            if (partition != null && !assignments.stillHeld(partition, generation)) {
+                // Revoked while it waited in its lane: the partition's new holder runs it (it was never committed).
+                LOG.infof("allocation request %s for node %s: %s was revoked while it waited; left to its new holder",
+                        request.getRequestId(), request.getNodeUuid(), partition);
+                return CompletableFuture.completedFuture(null);
+            }
+            return CompletableFuture.runAsync(() -> answer(request), workers)
+                    .handle((answered, failure) -> failure == null ? message.ack() : deadLetter(message, request, failure))
+                    .thenCompose(settled -> settled);
+        });
     }
 
     private CompletionStage<Void> deadLetter(Message<AllocationRequest> message, AllocationRequest request, Throwable failure) {
@@ -142,6 +162,6 @@ public class AllocationRequestConsumer {
                 .setCompletedAt(Instant.now())
                 .build();
         results.sendMessage(Message.of(result).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))
-                .await().atMost(SEND_TIMEOUT);
+                .await().atMost(sendTimeout);
     }
 }

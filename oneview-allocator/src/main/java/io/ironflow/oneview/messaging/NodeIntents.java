@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -30,12 +31,22 @@ public class NodeIntents {
 
     private static final IntentPrincipal PRINCIPAL = IntentRules.toAvro(Principal.service(REQUESTER));
     public static final String APPLIED = "/driver_info/applied_server_profile_uri";
-    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
-
     private final MutinyEmitter<NodeIntent> intents;
+    private final Duration sendTimeout;
 
-    NodeIntents(@Channel("node-intents") MutinyEmitter<NodeIntent> intents) {
+    NodeIntents(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
+            @ConfigProperty(name = "mp.messaging.outgoing.node-intents.delivery.timeout.ms") long deliveryTimeoutMs) {
         this.intents = intents;
+        this.sendTimeout = sendTimeout(deliveryTimeoutMs);
+    }
+
+    /**
+     * How long a sender waits for the broker's acknowledgement: past the producer's {@code delivery.timeout.ms},
+     * by which the producer has either delivered the record or failed it. A shorter wait would report a failure
+     * for a record the producer may still deliver (an intent dead-lettered, then applied).
+     */
+    static Duration sendTimeout(long deliveryTimeoutMs) {
+        return Duration.ofMillis(deliveryTimeoutMs).plusSeconds(5);
     }
 
     public void recordAppliedProfile(String node, String profileUri) {
@@ -59,7 +70,10 @@ public class NodeIntents {
         send(node, new ProvisionAction(verb, null, null, null, null));
     }
 
-    /** Sends and waits for the broker's acknowledgement (bounded), so an intent is never silently lost. */
+    /**
+     * Sends and waits for the broker's acknowledgement, bounded by the producer's own delivery timeout, so an
+     * intent is never silently lost, nor reported lost and delivered later.
+     */
     public void send(String node, Object command) {
         NodeIntent intent = NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
@@ -70,6 +84,6 @@ public class NodeIntents {
                 .setCommand(command)
                 .build();
         intents.sendMessage(Message.of(intent).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))
-                .await().atMost(SEND_TIMEOUT);
+                .await().atMost(sendTimeout);
     }
 }

@@ -332,6 +332,54 @@ class AllocationRequestsTest {
         assertNull(get(hardware).getString("serverProfileUri"));
     }
 
+    /**
+     * A rebalance (a rolling update, another allocator joining) revokes the partition of a node whose POWER waits
+     * in its lane behind a long APPLY. The partition's records were not committed, so they are delivered again; the
+     * copy queued under the revoked assignment does not run as well: OneView gets the power change once, not twice
+     * (nor, for a REMOVE, after the deploy the new holder went on with).
+     */
+    @Test
+    void aRequestQueuedWhenItsPartitionIsRevokedRunsOnceNotAgainFromTheOldAssignment() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(13);
+        fault(Map.of("type", "slow-task", "task", "Create", "millis", 2000));
+        AllocationRequest apply = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null);
+        AllocationRequest powerOn = power(node, hardware, "power on");
+        powerOn.setDeadline(Instant.now().plusSeconds(120));
+        long before = lastCall();
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, apply);
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, powerOn);
+        org.awaitility.Awaitility.await("the APPLY reached OneView").atMost(Duration.ofSeconds(30)).until(() -> callsSince(before)
+                .stream().anyMatch(c -> c.get("method").equals("POST") && c.get("path").equals("/rest/server-profiles")));
+
+        Map<String, Object> joiner = Map.of(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, "ironflow-oneview-allocator",
+                org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                org.apache.kafka.clients.consumer.ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName(),
+                org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        try (var other = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(joiner)) {
+            other.subscribe(List.of(Topic.ALLOCATION_REQUESTS.topicName()));
+            org.awaitility.Awaitility.await("a second member joined the allocators' group").atMost(Duration.ofSeconds(60))
+                    .until(() -> {
+                        other.poll(Duration.ofMillis(200)); // takes part in the rebalance; commits nothing
+                        return !other.assignment().isEmpty();
+                    });
+        } // leaving: the allocator gets every partition back, and the uncommitted records again
+
+        java.util.function.Function<String, Long> answers = id -> allocationResults.await(Duration.ofSeconds(1), r -> false)
+                .stream().filter(r -> r.value().getRequestId().equals(id)).count();
+        org.awaitility.Awaitility.await("both answered").atMost(Duration.ofSeconds(90))
+                .until(() -> answers.apply(apply.getRequestId()) >= 1 && answers.apply(powerOn.getRequestId()) >= 1);
+        org.awaitility.Awaitility.await("no second answer from the revoked assignment").during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(30)).until(() -> answers.apply(powerOn.getRequestId()) == 1);
+        assertEquals(1, powerCalls(before).stream().filter(c -> c.startsWith(hardware + "/powerState")).count(),
+                "OneView powered the server on once: " + powerCalls(before));
+        assertEquals("On", get(hardware).getString("powerState"));
+    }
+
     private static AllocationRequest power(String node, String hardware, String target) {
         AllocationRequest r = request(node, AllocationAction.POWER, AllocationPurpose.POWER, hardware, null);
         r.setPowerTarget(target);
