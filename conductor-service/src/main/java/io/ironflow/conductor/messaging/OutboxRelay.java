@@ -51,7 +51,7 @@ import org.jboss.logging.Logger;
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-    private static final Duration DRAIN_DEADLINE = Duration.ofSeconds(30);
+    static final Duration DRAIN_DEADLINE = Duration.ofSeconds(30);
     private static final long ADVISORY_LOCK = 0x1F10_0B0CL; // any constant shared by every conductor
 
     private final MutinyEmitter<Object> emitter;
