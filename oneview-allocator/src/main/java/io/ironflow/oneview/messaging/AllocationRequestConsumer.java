@@ -1,5 +1,7 @@
 package io.ironflow.oneview.messaging;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.ironflow.events.AllocationAction;
@@ -57,6 +59,14 @@ public class AllocationRequestConsumer {
     private final Duration sendTimeout;
     private final NodeLanes lanes;
     private final ExecutorService workers;
+
+    /**
+     * Requests this instance answered lately, by node and request id. The conductor's outbox publishes at least
+     * once (a relay that dies between the broker's acknowledgement and deleting its rows sends them again): a
+     * request seen again is answered again from here, not run on OneView a second time (a reboot twice).
+     */
+    private final Cache<String, AllocationResult> answered = Caffeine.newBuilder()
+            .maximumSize(10_000).expireAfterWrite(Duration.ofHours(1)).build();
 
     AllocationRequestConsumer(Allocator allocator, NodeIntents intents,
             @Identifier("allocation-requests-rebalance") RequestAssignments assignments,
@@ -120,6 +130,14 @@ public class AllocationRequestConsumer {
 
     private void answer(AllocationRequest request) {
         String node = request.getNodeUuid();
+        String key = node + " " + request.getRequestId();
+        AllocationResult earlier = answered.getIfPresent(key);
+        if (earlier != null) {
+            LOG.infof("allocation request %s for node %s was answered already; answering it again without calling OneView",
+                    request.getRequestId(), node);
+            send(earlier);
+            return;
+        }
         Timer.Sample took = Timer.start(metrics);
         Allocation outcome;
         if (request.getDeadline() != null && request.getDeadline().isBefore(Instant.now())) {
@@ -161,7 +179,12 @@ public class AllocationRequestConsumer {
                 .setPowerState(outcome.powerState())
                 .setCompletedAt(Instant.now())
                 .build();
-        results.sendMessage(Message.of(result).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))
-                .await().atMost(sendTimeout);
+        send(result);
+        answered.put(key, result);
+    }
+
+    private void send(AllocationResult result) {
+        results.sendMessage(Message.of(result).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
+                .withKey(result.getNodeUuid()).build())).await().atMost(sendTimeout);
     }
 }

@@ -380,6 +380,28 @@ class AllocationRequestsTest {
         assertEquals("On", get(hardware).getString("powerState"));
     }
 
+    /**
+     * The conductor's outbox publishes at least once: a request published again (its relay died between the
+     * broker's acknowledgement and deleting its rows) is answered again, and OneView reboots the server once.
+     */
+    @Test
+    void aRequestPublishedTwiceIsAnsweredTwiceAndRunOnce() {
+        String node = UUID.randomUUID().toString();
+        String hardware = hardwareUri(14);
+        AllocationRequest reboot = power(node, hardware, "rebooting");
+        long before = lastCall();
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, reboot);
+        kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, reboot);
+        List<ConsumerRecord<String, AllocationResult>> answers = allocationResults.await(Duration.ofSeconds(60),
+                read -> read.stream().filter(r -> r.value().getRequestId().equals(reboot.getRequestId())).count() >= 2);
+        List<AllocationResult> both = answers.stream().map(ConsumerRecord::value)
+                .filter(r -> r.getRequestId().equals(reboot.getRequestId())).toList();
+        assertEquals(2, both.size(), "each copy is answered");
+        assertTrue(both.stream().allMatch(AllocationResult::getSuccess), both::toString);
+        assertEquals(List.of(hardware + "/powerState", hardware + "/powerState"), powerCalls(before).stream()
+                .map(c -> c.substring(0, c.indexOf(' '))).toList(), "off and on once: " + powerCalls(before));
+    }
+
     private static AllocationRequest power(String node, String hardware, String target) {
         AllocationRequest r = request(node, AllocationAction.POWER, AllocationPurpose.POWER, hardware, null);
         r.setPowerTarget(target);
