@@ -16,14 +16,18 @@ final class DependencyDown {
 
     static boolean causes(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // The database's own verdict first: its PgException is also a VertxException, which alone would make a
+            // missing grant or a bad statement (ours to fix, a 500) look like the database away (a 503, retried).
+            if (t instanceof PgException pg) {
+                String state = pg.getSqlState() == null ? "" : pg.getSqlState();
+                // connection exceptions, the server shutting down or starting, too many connections, and a schema
+                // the conductor has not created yet (the API started first)
+                return state.startsWith("08") || state.startsWith("57P") || state.equals("53300") || state.equals("42P01");
+            }
             if (t instanceof SocketException || t instanceof ClosedChannelException || t instanceof io.vertx.core.VertxException
                     || t instanceof io.vertx.core.impl.NoStackTraceThrowable) {
                 return true; // refused, reset or closed connections (netty's and Vert.x's; the SQL client's "Fail to read
                              // any response from the server" is a NoStackTraceThrowable)
-            }
-            if (t instanceof PgException pg && pg.getSqlState() != null
-                    && (pg.getSqlState().startsWith("08") || pg.getSqlState().startsWith("57P") || pg.getSqlState().equals("53300"))) {
-                return true; // connection exceptions, the server shutting down or starting, too many connections
             }
             if ("Pool closed".equals(t.getMessage())) {
                 return true;

@@ -76,7 +76,8 @@ public class IntentGateway {
                 .map(IntentGateway::accepted)
                 .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
                         + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
-                        + " s. It stays queued and is applied when a conductor is available; please retry later."))
+                        + " s. It stays queued and is applied, or refused, when a conductor takes it; check the node before"
+                        + " retrying."))
                 .eventually(() -> pending.remove(intentId))
                 .emitOn(onContextOf(Vertx.currentContext()));
     }
