@@ -524,13 +524,22 @@ class ActionsTest {
     @Test
     void anEventLeftInTheOutboxIsPublished() {
         String action = "01J" + "8".repeat(22) + "Z";
-        sql("INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, occurred_at)"
-                + " VALUES ('orphan', ?, 'orphan', 'destroy', 'succeeded', 'stored before a crash', now()) RETURNING seq", action);
+        sql("INSERT INTO teardown.outbox (event_key, action_id, node_name, step, status, message, target_revision, occurred_at)"
+                + " VALUES ('orphan', ?, 'orphan', 'destroy', 'succeeded', 'stored before a crash', NULL, now()),"
+                + " ('orphan', ?, 'orphan', 'destroy', 'started', NULL, 5, now()) RETURNING seq", action, action);
         try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
-            List<GenericRecord> published = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
-                    read -> read.stream().map(ActionsTest::decode).anyMatch(e -> e.get("actionId").toString().equals(action)))
-                    .stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).toList();
+            List<ConsumerRecord<String, byte[]>> records = kafka.readRaw("ironflow.teardown-events", Duration.ofSeconds(30),
+                    read -> read.stream().map(ActionsTest::decode).filter(e -> e.get("actionId").toString().equals(action)).count() >= 2)
+                    .stream().filter(r -> decode(r).get("actionId").toString().equals(action)).toList();
+            List<GenericRecord> published = records.stream().map(ActionsTest::decode).toList();
+            List<String> ids = records.stream().map(r -> r.headers().lastHeader("ce_id"))
+                    .map(h -> h == null ? null : new String(h.value(), UTF_8)).toList();
+            assertTrue(ids.stream().allMatch(java.util.Objects::nonNull) && ids.get(0) != null && !ids.get(0).equals(ids.get(1)),
+                    "each event carries its own ce_id, for consumers to tell a replay: " + ids);
             assertEquals("stored before a crash", published.get(0).get("message").toString());
+            assertNull(published.get(0).get("targetRevision"), "none pinned: none published");
+            assertNull(published.get(1).get("message"));
+            assertEquals(5L, published.get(1).get("targetRevision"), "the pinned revision, though the message is null");
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id = ?", action)));
     }
@@ -668,6 +677,29 @@ class ActionsTest {
         given().get("/api/v1.0/actions/" + id).then().body("steps[1].state", equalTo("skipped"))
                 .body("steps[1].message", equalTo("stopped by request"));
         assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'paused-1'"), "the node is released");
+    }
+
+    /**
+     * An action whose instance died mid-destroy, stopped meanwhile by the operator: on its resume the step found
+     * running was cut short, perhaps half done, so it is recorded failed (interrupted), not skipped; the steps
+     * after it are skipped.
+     */
+    @Test
+    void aStepCutShortAndThenStoppedIsRecordedFailedNotSkipped() {
+        String id = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle,"
+                + " stop_requested, updated_at) VALUES (?, 'redeploy_server', '{\"target_nodes\":[\"cut-1\"],\"revision\":null}',"
+                + " 'test', now(), 'Processing', true, now()) RETURNING id),"
+                + " s AS (INSERT INTO teardown.action_steps (action_id, seq, node, step, status) SELECT id, 0, NULL, 'preflight',"
+                + " 'succeeded' FROM a UNION ALL SELECT id, 1, 'cut-1', 'decommission', 'succeeded' FROM a UNION ALL"
+                + " SELECT id, 2, 'cut-1', 'destroy', 'running' FROM a UNION ALL SELECT id, 3, 'cut-1', 'remove-from-cluster', 'pending' FROM a)"
+                + " INSERT INTO teardown.node_claims (node, action_id) SELECT 'cut-1', id FROM a RETURNING node", id);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> "Failed".equals(
+                given().get("/api/v1.0/actions/" + id).then().extract().path("action_lifecycle")));
+        given().get("/api/v1.0/actions/" + id).then().body("steps[2].state", equalTo("failed"))
+                .body("steps[2].message", org.hamcrest.Matchers.startsWith("interrupted"))
+                .body("steps[3].state", equalTo("skipped")).body("steps[3].message", equalTo("stopped by request"));
+        assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'cut-1'"), "the node is released");
     }
 
     /**

@@ -274,10 +274,18 @@ public class ActionRunner {
     }
 
     private void skipRemaining(Action action, String why) {
+        Integer revision = revisionOf(action);
         for (Action.Step s : action.steps()) {
-            if (s.status().equals(Lifecycle.STEP_PENDING) || s.status().equals(Lifecycle.STEP_RUNNING)) {
-                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null, eventsOrNone(action, s, "skipped", why, null),
-                        leases.owner());
+            if (s.status().equals(Lifecycle.STEP_RUNNING)) {
+                // Found running on a resume: cut short by a crash or a shutdown, perhaps half done (a destroy's
+                // undeploy sent, its power-off not). It did not succeed and was not skipped: it failed, and says so.
+                String cut = "interrupted: the orchestrator stopped while this step ran, which may have done part of its"
+                        + " work; then " + why;
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_FAILED, cut, null,
+                        eventsOrNone(action, s, "failed", cut, revision), leases.owner());
+            } else if (s.status().equals(Lifecycle.STEP_PENDING)) {
+                store.stepFinished(action.id(), s.seq(), Lifecycle.STEP_SKIPPED, why, null,
+                        eventsOrNone(action, s, "skipped", why, revision), leases.owner());
             }
         }
         outbox.wakeUp();

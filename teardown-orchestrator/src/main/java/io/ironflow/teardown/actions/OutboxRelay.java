@@ -7,10 +7,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +47,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class OutboxRelay {
 
+    private static final URI SOURCE = URI.create("ironflow/teardown-orchestrator");
+    private static final String TYPE = "io.ironflow.teardown.step";
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final long ADVISORY_LOCK = 0x7EA2_0B0CL; // any constant shared by every orchestrator
     private static final int BATCH = 100;
@@ -111,7 +117,7 @@ public class OutboxRelay {
                         while (rs.next()) {
                             long seq = rs.getLong("seq");
                             try {
-                                send(rs.getString("event_key"), event(rs));
+                                send(rs.getString("event_key"), event(rs), eventId(rs));
                             } catch (RuntimeException e) {
                                 if (!unpublishable(e)) {
                                     throw e;
@@ -177,16 +183,30 @@ public class OutboxRelay {
         return false;
     }
 
-    private void send(String key, TeardownStepEvent event) {
-        events.sendMessage(Message.of(event).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()))
+    /**
+     * Sends the event with a CloudEvent id (binary mode: {@code ce_id} and its siblings as headers) that is the
+     * same each time its row is published: the relay publishes at least once (a crash between the broker's
+     * acknowledgement and deleting the rows sends them again), and a consumer tells a replay by the id.
+     */
+    private void send(String key, TeardownStepEvent event, String id) {
+        events.sendMessage(Message.of(event)
+                        .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build())
+                        .addMetadata(OutgoingCloudEventMetadata.builder().withId(id).withSource(SOURCE).withType(TYPE)
+                                .withSubject(key).build()))
                 .await().atMost(SEND_DEADLINE);
     }
 
+    /** The row's own id: its publication order and what it says, so a row's every publication carries the same. */
+    private static String eventId(ResultSet rs) throws SQLException {
+        return UUID.nameUUIDFromBytes((rs.getLong("seq") + "/" + rs.getString("action_id") + "/" + rs.getString("step") + "/"
+                + rs.getString("status") + "/" + rs.getTimestamp("occurred_at").toInstant()).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
     private static TeardownStepEvent event(ResultSet rs) throws SQLException {
-        long revision = rs.getLong("target_revision");
+        Long revision = rs.getObject("target_revision", Long.class); // null when none was pinned
         return TeardownStepEvent.newBuilder().setActionId(rs.getString("action_id")).setNodeUuid(rs.getString("node_uuid"))
                 .setNodeName(rs.getString("node_name")).setStep(rs.getString("step")).setStatus(rs.getString("status"))
-                .setMessage(rs.getString("message")).setTargetRevision(rs.wasNull() ? null : revision)
+                .setMessage(rs.getString("message")).setTargetRevision(revision)
                 .setOccurredAt(rs.getTimestamp("occurred_at").toInstant()).build();
     }
 }
