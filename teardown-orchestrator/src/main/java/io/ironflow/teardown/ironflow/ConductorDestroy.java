@@ -27,6 +27,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
 
 /**
  * Drydock's destroy_nodes, through Ironflow's conductor and never around it: an undeploy intent (provision verb
@@ -35,7 +36,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * update intent first sets Ironic's {@code properties.skip_block_devices} to the node's data disks
  * ({@link LocalDisks}), so the cleaning erases only the OS disk, and once the node is at rest gives the node back
  * the operator's own list ({@link OperatorSkipLists}; none: the list is removed). The node is followed on
- * Ironflow's API every {@code destroy.poll-interval} up to {@code destroy.timeout}; an intent the conductor refuses
+ * Ironflow's API every {@code destroy.poll-interval} up to {@code destroy.timeout} (a poll the API does not answer
+ * is tried again at the next); an intent the conductor refuses
  * ({@link IntentAnswers}) fails the step at once with the conductor's reason. Intent ids are derived from the action
  * and the node, so a step run again after a restart sends the same intents and the conductor answers them without
  * applying them twice.
@@ -50,6 +52,7 @@ public class ConductorDestroy {
 
     private static final String SKIP = "skip_block_devices";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = Logger.getLogger(ConductorDestroy.class);
 
     @Inject
     IronflowNodes nodes;
@@ -118,7 +121,7 @@ public class ConductorDestroy {
                 throw failure(name, "node " + name + " is still " + node.provisionState() + " after " + timeout.toSeconds() + " s", done);
             }
             sleep(pollInterval);
-            node = require(name);
+            node = reread(name, node, deadline, done);
         }
         done.add(StatusMessage.info(name, "node " + name + " is " + node.provisionState()));
         if (preserveLocalStorage) {
@@ -132,7 +135,7 @@ public class ConductorDestroy {
                     throw failure(name, "node " + name + " is still " + node.powerState() + " after " + timeout.toSeconds() + " s", done);
                 }
                 sleep(pollInterval);
-                node = require(name);
+                node = reread(name, node, deadline, done);
             }
         }
         done.add(StatusMessage.info(name, "node " + name + " powered off"));
@@ -198,7 +201,7 @@ public class ConductorDestroy {
                 throw failure(name, "node " + name + " does not have " + what + " after " + timeout.toSeconds() + " s", done);
             }
             sleep(pollInterval);
-            node = require(name);
+            node = reread(name, node, deadline, done);
         }
         return node;
     }
@@ -214,6 +217,24 @@ public class ConductorDestroy {
 
     /** An intent this step sent: its id, and what it asks (skip-data-disks, undeploy, ...). */
     private record Sent(String id, String what) {
+    }
+
+    /**
+     * The node read again for the next poll. Ironflow's API away for a moment (a 503, a refused connection) is not
+     * the destroy's failure: the last view stands and the next poll tries again, up to the step's deadline.
+     */
+    private IronflowNodes.NodeView reread(String name, IronflowNodes.NodeView last, Instant deadline, List<StatusMessage> done) {
+        try {
+            return nodes.find(name).orElseThrow(() -> failure(name, "Ironflow does not know node " + name, done));
+        } catch (IronflowNodes.Unreachable e) {
+            if (Instant.now().isAfter(deadline)) {
+                throw failure(name, e.getMessage(), done);
+            }
+            LOG.warnf("destroy of %s: %s; trying again at the next poll", name, e.getMessage());
+            return last;
+        } catch (IllegalStateException e) {
+            throw failure(name, e.getMessage(), done);
+        }
     }
 
     private IronflowNodes.NodeView require(String name) {

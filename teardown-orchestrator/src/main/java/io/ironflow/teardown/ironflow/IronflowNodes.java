@@ -57,7 +57,17 @@ public class IronflowNodes {
         return token.map(t -> request.header("X-Auth-Token", t)).orElse(request);
     }
 
-    /** The node, empty when Ironflow does not know it; an unreachable API is an {@link IllegalStateException}. */
+    /**
+     * Ironflow's API away for the moment (no answer, or a 5xx): a poll may try again. Any other failure to read
+     * (a 401 of a wrong service account, say) is an {@link IllegalStateException} that trying again does not mend.
+     */
+    public static final class Unreachable extends IllegalStateException {
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The node, empty when Ironflow does not know it; an unreachable API is {@link Unreachable}. */
     public Optional<NodeView> find(String name) {
         try {
             HttpResponse<String> response = http.send(authenticated(HttpRequest.newBuilder(URI.create(api + "/v1/nodes/"
@@ -65,6 +75,9 @@ public class IronflowNodes {
                     .header("X-OpenStack-Ironic-API-Version", "latest").GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 404) {
                 return Optional.empty();
+            }
+            if (response.statusCode() >= 500) {
+                throw new Unreachable("Ironflow's API answered " + response.statusCode() + " for node " + name, null);
             }
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("Ironflow's API answered " + response.statusCode() + " for node " + name);
@@ -74,7 +87,7 @@ public class IronflowNodes {
                     node.path("provision_state").asText(null), node.path("power_state").asText(null),
                     node.path("retired").asBoolean(false), node.path("last_error").asText(null), node));
         } catch (IOException e) {
-            throw new IllegalStateException("Ironflow's API cannot be reached at " + api + ": " + e.getMessage(), e);
+            throw new Unreachable("Ironflow's API cannot be reached at " + api + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
