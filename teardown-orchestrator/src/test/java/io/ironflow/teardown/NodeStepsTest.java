@@ -113,6 +113,28 @@ class NodeStepsTest {
         assertEquals(0, podsOn("drain-c"));
     }
 
+    /**
+     * A pod whose namespace is being deleted cannot be evicted (the API server admits nothing new there: 403,
+     * NamespaceTerminating) and needs not be: it goes with its namespace. The drain waits for it, as kubectl does,
+     * instead of failing on the 403.
+     */
+    @Test
+    void aPodInANamespaceBeingDeletedIsWaitedForNotFailed() throws Exception {
+        node("drain-d");
+        pod("dying", "web-1", "drain-d", Map.of("app", "web"), "ReplicaSet", "web");
+        k8s().namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("dying")
+                .endMetadata().withNewStatus().withPhase("Terminating").endStatus().build()).createOr(ns -> ns.update());
+        CompletableFuture<ValidatableResponse> drain = CompletableFuture.supplyAsync(
+                () -> post("/nodes/drain-d/drain?timeout=30&grace-period=1"));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> k8s().nodes().withName("drain-d").get().getSpec() != null
+                        && Boolean.TRUE.equals(k8s().nodes().withName("drain-d").get().getSpec().getUnschedulable()));
+        org.awaitility.Awaitility.await("the drain waits for the pod, not failing on the 403")
+                .during(java.time.Duration.ofSeconds(2)).atMost(java.time.Duration.ofSeconds(5)).until(() -> !drain.isDone());
+        k8s().pods().inNamespace("dying").withName("web-1").delete(); // as the namespace controller does
+        airship(drain.get(), 200, "Success");
+    }
+
     @Test
     void clearLabelsKeepsTheKubeletsOwn() {
         node("labels-a");

@@ -150,13 +150,42 @@ public class NodeDrainer {
                 pod.evicted = true;
                 return null;
             }
+            if (e.getCode() == 403 && namespaceTerminating(e)) {
+                // No eviction is admitted in a namespace being deleted, and none is needed: its pods go with it.
+                // kubectl waits for such a pod to be deleted; so does this.
+                pod.evicted = true;
+                return null;
+            }
             return "eviction failed (" + e.getCode() + "): " + e.getMessage();
         }
     }
 
+    /**
+     * Gone, or replaced by a pod of the same name. A read the API server does not answer (for a moment, the drain's
+     * timeout bounding it) says neither yet, and is tried at the next poll: only a write (an eviction) that fails
+     * fails the pod, as kubectl's does.
+     */
     private boolean gone(Leaving pod) {
-        Pod now = client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+        Pod now;
+        try {
+            now = client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+        } catch (KubernetesClientException e) {
+            if (transientFailure(e)) {
+                return false;
+            }
+            throw e;
+        }
         return now == null || !java.util.Objects.equals(now.getMetadata().getUid(), pod.pod.getMetadata().getUid());
+    }
+
+    private static boolean namespaceTerminating(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getDetails() != null && e.getStatus().getDetails().getCauses() != null
+                && e.getStatus().getDetails().getCauses().stream().anyMatch(c -> "NamespaceTerminating".equals(c.getReason()));
+    }
+
+    /** No answer (code 0: the connection refused or cut), or the API server's own 5xx. */
+    private static boolean transientFailure(KubernetesClientException e) {
+        return e.getCode() == 0 || e.getCode() >= 500;
     }
 
     private boolean daemonSetExists(String namespace, String name) {

@@ -1,5 +1,6 @@
 package io.ironflow.deploy.kube;
 
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.Status;
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>the pod {@code eviction} subresource: the pod is deleted (201, a Status), or 429 TooManyRequests while the
  * one PodDisruptionBudget of its namespace that selects it would be violated, 500 when several select it (as
- * the API server answers), 404 when the pod does not exist;</li>
+ * the API server answers), 404 when the pod does not exist, 403 with the cause {@code NamespaceTerminating} when
+ * its namespace is being deleted (the NamespaceLifecycle admission plugin refuses anything new there);</li>
  * <li>the {@code spec.nodeName} field selector on pod lists (fabric8's CRUD mode ignores field selectors it
  * does not index, which would list every pod of the cluster as on the node).</li>
  * </ul>
@@ -62,6 +64,17 @@ final class TeardownAwareDispatcher extends KubernetesCrudDispatcher {
             return status(404, "NotFound", "pods \"" + name + "\" not found", null);
         }
         Pod pod = Serialization.unmarshal(found.getBody().readUtf8(), Pod.class);
+        MockResponse space = handleGet("/api/v1/namespaces/" + namespace);
+        if (space.code() == 200) {
+            Namespace ns = Serialization.unmarshal(space.getBody().readUtf8(), Namespace.class);
+            if (ns.getMetadata().getDeletionTimestamp() != null
+                    || (ns.getStatus() != null && "Terminating".equals(ns.getStatus().getPhase()))) {
+                // NamespaceLifecycle admission: nothing new (an Eviction included) in a namespace being deleted
+                return status(403, "Forbidden", "pods \"" + name + "\" is forbidden: unable to create new content in"
+                        + " namespace " + namespace + " because it is being terminated", "NamespaceTerminating",
+                        "namespace " + namespace + " is being terminated");
+            }
+        }
         List<Pod> namespacePods = items(handleGet("/api/v1/namespaces/" + namespace + "/pods"), PodList.class);
         List<PodDisruptionBudget> budgets = new ArrayList<>();
         for (PodDisruptionBudget budget : items(handleGet("/apis/policy/v1/namespaces/" + namespace + "/poddisruptionbudgets"),
@@ -133,10 +146,14 @@ final class TeardownAwareDispatcher extends KubernetesCrudDispatcher {
     }
 
     private static MockResponse status(int code, String reason, String message, String cause) {
+        return status(code, reason, message, cause == null ? null : "DisruptionBudget", cause);
+    }
+
+    private static MockResponse status(int code, String reason, String message, String causeType, String cause) {
         StatusBuilder status = new StatusBuilder().withApiVersion("v1").withKind("Status").withCode(code)
                 .withStatus(code < 300 ? "Success" : "Failure").withReason(reason).withMessage(message);
         if (cause != null) {
-            status.withNewDetails().withCauses(new StatusCauseBuilder().withReason("DisruptionBudget").withMessage(cause).build()).endDetails();
+            status.withNewDetails().withCauses(new StatusCauseBuilder().withReason(causeType).withMessage(cause).build()).endDetails();
         }
         Status body = status.build();
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
