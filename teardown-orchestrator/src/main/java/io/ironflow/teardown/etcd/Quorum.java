@@ -14,12 +14,24 @@ public final class Quorum {
     private Quorum() {
     }
 
+    /**
+     * Whether removing {@code target} would leave no voting member: a refusal no wait mends, unlike a quorum short
+     * of healthy members (one restarting), which a later try may find whole.
+     */
+    public static boolean last(List<EtcdMember> members, EtcdMember target) {
+        return !target.learner() && remainingVoters(members, target).isEmpty();
+    }
+
+    private static List<EtcdMember> remainingVoters(List<EtcdMember> members, EtcdMember target) {
+        return members.stream().filter(m -> !m.learner() && !m.id().equals(target.id())).toList();
+    }
+
     /** Why {@code target} must not be removed, or null when it may be. */
     public static String refusal(List<EtcdMember> members, EtcdMember target, Predicate<EtcdMember> healthy) {
         if (target.learner()) {
             return null;
         }
-        List<EtcdMember> remaining = members.stream().filter(m -> !m.learner() && !m.id().equals(target.id())).toList();
+        List<EtcdMember> remaining = remainingVoters(members, target);
         if (remaining.isEmpty()) {
             return "member " + target.label() + " is the cluster's last voting member: removing it would destroy the cluster";
         }
