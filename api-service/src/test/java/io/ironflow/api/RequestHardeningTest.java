@@ -183,6 +183,23 @@ class RequestHardeningTest extends WithFakeConductor {
                 + " supported by this service. The supported version range is: [1.1, 1.82].", fault);
     }
 
+    // ---- encoding
+
+    /** A body that is not UTF-8 ("caf" then the Latin-1 byte of é) is 400, not stored with U+FFFD in its place. */
+    @Test
+    void aBodyThatIsNotUtf8Is400AndSendsNothing() throws Exception {
+        int before = conductor.intentsRead();
+        byte[] latin1 = "{\"driver\": \"fake-hardware\", \"description\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+        Map<String, String> json = Map.of("Content-Type", "application/json", "X-OpenStack-Ironic-API-Version", "latest");
+        RawHttp.Reply refused = new RawHttp(root).send("POST", "/v1/nodes", json, latin1, false);
+        assertEquals(400, refused.status(), refused.body());
+        assertEquals("The request body is not valid UTF-8 text.", clientFault(refused.body()));
+        RawHttp.Reply patch = new RawHttp(root).send("PATCH", "/v1/nodes/" + java.util.UUID.randomUUID(), json,
+                "[{\"op\": \"add\", \"path\": \"/extra/k\", \"value\": \"\u00ff\"}]".getBytes(StandardCharsets.ISO_8859_1), false);
+        assertEquals(400, patch.status(), patch.body());
+        assertEquals(before, conductor.intentsRead(), "nothing was sent");
+    }
+
     // ---- body size
 
     @Test
