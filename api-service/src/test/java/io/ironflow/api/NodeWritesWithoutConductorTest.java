@@ -74,6 +74,16 @@ class NodeWritesWithoutConductorTest {
         }
     }
 
+    @jakarta.inject.Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
+    /** No read runs for ever: the API's sessions carry a statement timeout, and its expiry (57014) is a 503. */
+    @Test
+    void theApisReadsHaveAStatementTimeout() {
+        assertEquals("10s", pool.query("SHOW statement_timeout").execute().await().atMost(Duration.ofSeconds(10))
+                .iterator().next().getString(0));
+    }
+
     @Test
     void httpMetricsAreByRouteTemplateAndStatusNeverByRawPath() {
         int status = Api.latest().get("/v1/nodes/metrics-probe-node").statusCode(); // 503 here: no node table

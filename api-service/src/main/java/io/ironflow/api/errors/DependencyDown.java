@@ -20,9 +20,11 @@ final class DependencyDown {
             // missing grant or a bad statement (ours to fix, a 500) look like the database away (a 503, retried).
             if (t instanceof PgException pg) {
                 String state = pg.getSqlState() == null ? "" : pg.getSqlState();
-                // connection exceptions, the server shutting down or starting, too many connections, and a schema
+                // connection exceptions, the server shutting down or starting, a statement past statement_timeout
+                // (a stalled database), too many connections, and a schema
                 // the conductor has not created yet (the API started first)
-                return state.startsWith("08") || state.startsWith("57P") || state.equals("53300") || state.equals("42P01");
+                return state.startsWith("08") || state.startsWith("57P") || state.equals("57014") || state.equals("53300")
+                        || state.equals("42P01");
             }
             if (t instanceof SocketException || t instanceof ClosedChannelException || t instanceof io.vertx.core.VertxException
                     || t instanceof io.vertx.core.impl.NoStackTraceThrowable) {

@@ -19,6 +19,8 @@ class DependencyDownTest {
         assertTrue(DependencyDown.causes(new PgException("terminating connection", "FATAL", "57P01", null)));
         assertTrue(DependencyDown.causes(new PgException("connection failure", "FATAL", "08006", null)));
         assertTrue(DependencyDown.causes(new PgException("too many clients", "FATAL", "53300", null)));
+        assertTrue(DependencyDown.causes(new PgException("canceling statement due to statement timeout", "ERROR", "57014", null)),
+                "a statement past statement_timeout: the database stalled");
         assertTrue(DependencyDown.causes(new PgException("relation \"nodes\" does not exist", "ERROR", "42P01", null)),
                 "the schema not created yet: the conductor migrates it");
         assertFalse(DependencyDown.causes(new PgException("permission denied for table nodes", "ERROR", "42501", null)));
