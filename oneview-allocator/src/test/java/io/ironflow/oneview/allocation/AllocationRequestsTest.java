@@ -48,7 +48,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The allocator as the conductor uses it: allocation requests on real Kafka, answered on allocation-results,
- * against the OneView simulator over HTTP. Each test takes its own generated server hardware.
+ * against the OneView simulator over HTTP. Each test takes its own generated server hardware: bays 1-10 and 111-120
+ * one per test, 11-110 the hundred-node test's (whose 101-103 PreAllocationMigrationTest takes after it).
  */
 @QuarkusTest
 @QuarkusTestResource(IronflowTestInfrastructure.class)
@@ -225,7 +226,7 @@ class AllocationRequestsTest {
     @Test
     void aProfileWhoseDeletionAnswerWasLostIsRemovedNotFailed() {
         String node = UUID.randomUUID().toString();
-        String hardware = hardwareUri(12);
+        String hardware = hardwareUri(113);
         AllocationResult applied = send(request(node, AllocationAction.APPLY, AllocationPurpose.CLEANING, hardware, null));
         assertTrue(applied.getSuccess(), applied::toString);
         fault(Map.of("type", "lose-answer", "method", "DELETE", "path", "/rest/server-profiles"));
@@ -341,7 +342,7 @@ class AllocationRequestsTest {
     @Test
     void aRequestQueuedWhenItsPartitionIsRevokedRunsOnceNotAgainFromTheOldAssignment() {
         String node = UUID.randomUUID().toString();
-        String hardware = hardwareUri(13);
+        String hardware = hardwareUri(114);
         fault(Map.of("type", "slow-task", "task", "Create", "millis", 2000));
         AllocationRequest apply = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null);
         AllocationRequest powerOn = power(node, hardware, "power on");
@@ -387,7 +388,7 @@ class AllocationRequestsTest {
     @Test
     void aRequestPublishedTwiceIsAnsweredTwiceAndRunOnce() {
         String node = UUID.randomUUID().toString();
-        String hardware = hardwareUri(14);
+        String hardware = hardwareUri(115);
         AllocationRequest reboot = power(node, hardware, "rebooting");
         long before = lastCall();
         kafka.send(Topic.ALLOCATION_REQUESTS.topicName(), node, reboot);
