@@ -21,8 +21,7 @@ final class DependencyDown {
             if (t instanceof PgException pg) {
                 String state = pg.getSqlState() == null ? "" : pg.getSqlState();
                 // connection exceptions, the server shutting down or starting, a statement past statement_timeout
-                // (a stalled database), too many connections, and a schema
-                // the conductor has not created yet (the API started first)
+                // (a stalled database), too many connections, and a schema the conductor has not created yet
                 return state.startsWith("08") || state.startsWith("57P") || state.equals("57014") || state.equals("53300")
                         || state.equals("42P01");
             }

@@ -137,7 +137,7 @@ public class Allocator {
             String profile = text(hardware, "serverProfileUri");
             switch (judge(node, profile, applied)) {
                 case IRONFLOW:
-                    oneView.setPower(serverHardwareUri, "Off", "PressAndHold", deadline);
+                    oneView.powerOff(serverHardwareUri, deadline);
                     delete(serverHardwareUri, profile, deadline);
                     return Allocation.removed(true).withPower(PowerStates.POWER_OFF);
                 case ONEVIEW:

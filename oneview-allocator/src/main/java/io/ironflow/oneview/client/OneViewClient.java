@@ -103,9 +103,12 @@ public class OneViewClient {
         awaitTask(http.exchange("DELETE", profileUri, null, "*"), until);
     }
 
-    /** Powers the hardware off with PressAndHold (Ironic's "power off"). */
-    public void powerOff(String serverHardwareUri) {
-        setPower(serverHardwareUri, "Off", "PressAndHold");
+    /**
+     * Powers the hardware off with PressAndHold (Ironic's "power off"), following the task until it ends or
+     * {@code until} (null: the task timeout) passes.
+     */
+    public void powerOff(String serverHardwareUri, Instant until) {
+        setPower(serverHardwareUri, "Off", "PressAndHold", until);
     }
 
     public void setPower(String serverHardwareUri, String state, String control) {

@@ -69,7 +69,7 @@ public class PreAllocationMigration {
                 case "available":
                     if (!dryRun) {
                         if (profile != null) {
-                            oneView.powerOff(hardware);
+                            oneView.powerOff(hardware, null);
                             oneView.deleteProfile(profile, null);
                         }
                         intents.send(node.uuid(), new UpdateNode(
