@@ -53,7 +53,7 @@ class NodeWritesWithoutConductorTest {
     }
 
     @Test
-    void aWriteNoConductorAnswersIs503AndTheIntentStaysQueued() throws Exception {
+    void aWriteNoConductorAnswersIs503AndItsIntentExpiresBeforeTheWaitEnds() throws Exception {
         String uuid = UUID.randomUUID().toString();
         Response response = Api.latest().contentType("application/json")
                 .body("{\"driver\": \"fake-hardware\", \"name\": \"queued\", \"uuid\": \"" + uuid + "\"}")
@@ -61,7 +61,7 @@ class NodeWritesWithoutConductorTest {
         assertEquals(503, response.statusCode(), response.asString());
         JsonNode fault = fault(response);
         assertEquals("Server", fault.get("faultcode").asText());
-        assertTrue(fault.get("faultstring").asText().contains("stays queued"), fault.toString());
+        assertTrue(fault.get("faultstring").asText().contains("refuses it, so it is not applied"), fault.toString());
 
         try (KafkaTestClient kafka = new KafkaTestClient(bootstrapServers, registryUrl)) {
             List<ConsumerRecord<String, NodeIntent>> intents = kafka.read(Topic.NODE_INTENTS.topicName(),
@@ -71,6 +71,11 @@ class NodeWritesWithoutConductorTest {
             assertEquals("queued", create.getName());
             assertEquals("fake-hardware", create.getDriver());
             assertEquals("anonymous", intent.getRequester());
+            // the test profile waits 3 s with a 1 s margin: conductors must not start it after 2 s
+            Duration startBy = Duration.between(intent.getRequestedAt(), intent.getNotAfter());
+            assertTrue(startBy.compareTo(Duration.ofMillis(1999)) >= 0 && startBy.compareTo(Duration.ofMillis(2000)) <= 0,
+                    "notAfter " + intent.getNotAfter() + " for an intent sent at " + intent.getRequestedAt());
+            assertTrue(fault.get("faultstring").asText().contains(intent.getNotAfter().toString()), fault.toString());
         }
     }
 

@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,8 +28,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The API's only way to change a node: publish an intent keyed by the node's uuid and wait for the conductor's
- * result with the same intentId. A conductor that does not answer in time gets the client a 503; the intent
- * stays on the topic and is applied when a conductor takes it, its result readable on ironflow.intent-results.
+ * result with the same intentId. A conductor that does not answer in time gets the client a 503, and clients
+ * retry 503s, so the intent carries {@code notAfter}, a margin before the wait ends: a conductor that has not
+ * started it by then refuses it, and the 503 means nothing was done (unless a conductor started it just in time
+ * and its answer came later than the margin, which the message says).
  */
 @ApplicationScoped
 public class IntentGateway {
@@ -36,11 +39,18 @@ public class IntentGateway {
     private final Map<String, CompletableFuture<IntentResult>> pending = new ConcurrentHashMap<>();
     private final MutinyEmitter<NodeIntent> intents;
     private final Duration timeout;
+    private final Duration answerMargin;
 
     IntentGateway(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
-            @ConfigProperty(name = "ironflow.api.intent-timeout") Duration timeout) {
+            @ConfigProperty(name = "ironflow.api.intent-timeout") Duration timeout,
+            @ConfigProperty(name = "ironflow.api.intent-answer-margin") Duration answerMargin) {
+        if (answerMargin.isNegative() || answerMargin.compareTo(timeout) >= 0) {
+            throw new IllegalArgumentException("ironflow.api.intent-answer-margin (" + answerMargin
+                    + ") must be at least 0 and shorter than ironflow.api.intent-timeout (" + timeout + ")");
+        }
         this.intents = intents;
         this.timeout = timeout;
+        this.answerMargin = answerMargin;
     }
 
     /**
@@ -56,12 +66,15 @@ public class IntentGateway {
             return Uni.createFrom().failure(new ApiError(403, "The user " + who.user() + " is reserved for Ironflow's own"
                     + " services, which send their intents to Kafka; it may not change nodes through the API."));
         }
+        Instant now = Instant.now();
+        Instant notAfter = now.plus(timeout).minus(answerMargin).truncatedTo(ChronoUnit.MILLIS);
         NodeIntent intent = NodeIntent.newBuilder()
                 .setIntentId(UUID.randomUUID().toString())
                 .setNodeUuid(nodeUuid)
                 .setRequester(who.user())
                 .setPrincipal(IntentRules.toAvro(who))
-                .setRequestedAt(Instant.now())
+                .setRequestedAt(now)
+                .setNotAfter(notAfter)
                 .setCommand(command)
                 .build();
         String intentId = intent.getIntentId();
@@ -76,8 +89,9 @@ public class IntentGateway {
                 .map(IntentGateway::accepted)
                 .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
                         + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
-                        + " s. It stays queued and is applied, or refused, when a conductor takes it; check the node before"
-                        + " retrying."))
+                        + " s. A conductor that has not started it by " + notAfter + " refuses it, so it is not applied"
+                        + " unless one started it just before then; check the node before retrying a create that names"
+                        + " no uuid."))
                 .eventually(() -> pending.remove(intentId))
                 .emitOn(onContextOf(Vertx.currentContext()));
     }

@@ -52,6 +52,9 @@ import io.opentelemetry.context.Context;
  * An intent seen before is answered again, not applied again. A node reserved by running work is retried a few
  * times (Ironic: 3 x 1 s) before the intent is answered NodeLocked.
  * <p>
+ * An intent whose sender has stopped waiting for it ({@code notAfter} passed: the API has answered 503) is not
+ * started, neither first nor on a retry: it is answered 503, expired, and changes nothing.
+ * <p>
  * Every intent ends, whatever happens: each attempt has a deadline and runs on a fresh context (so a new
  * session, and an abandoned attempt's transaction is never reused); a failure that may pass (the database
  * away, a lock or deadline that ran out) is attempted again, backing off, until {@code intent-retry-for} has
@@ -189,12 +192,39 @@ public class IntentProcessor {
                         + " nothing was changed, try again.")
                 : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
                         + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
+        return answerUnapplied(intent, answer);
+    }
+
+    /**
+     * Answers {@code answer} without applying the intent, in a transaction of its own; an intent answered before is
+     * answered again as it was.
+     */
+    private Uni<Outcome> answerUnapplied(NodeIntent intent, Rejection answer) {
         return inTransaction(() -> LockedNode.answerOnly(intent.getIntentId())
                 .flatMap(previous -> previous.answered() != null ? answerAgain(intent, previous.answered())
                         : rejected(intent, answer).flatMap(outcome -> record(intent, outcome))));
     }
 
+    /**
+     * Past its sender's {@code notAfter} an intent is not started, by a first attempt or a retry: the API has told
+     * its client 503 by then, and the client may have sent it again. It is answered 503 and changes nothing.
+     */
+    private Uni<Outcome> answerExpired(NodeIntent intent) {
+        LOG.infof("intent %s (%s) for node %s expired at %s before it was started; answering 503", intent.getIntentId(),
+                intent.getCommand().getClass().getSimpleName(), intent.getNodeUuid(), intent.getNotAfter());
+        return answerUnapplied(intent, new Rejection(503, "Request " + intent.getIntentId() + " for node "
+                + intent.getNodeUuid() + " expired at " + intent.getNotAfter() + ", when its sender stopped waiting,"
+                + " before a conductor could start it; nothing was changed, try again."));
+    }
+
+    private static boolean expired(NodeIntent intent) {
+        return intent.getNotAfter() != null && Instant.now().isAfter(intent.getNotAfter());
+    }
+
     private Uni<Outcome> attempt(NodeIntent intent, int attempt) {
+        if (expired(intent)) {
+            return answerExpired(intent);
+        }
         // deferred: whatever a path throws before its first Uni fails this attempt, as a failed Uni would
         Uni<Outcome> once = Uni.createFrom().deferred(() -> !NodeNames.isUuid(intent.getNodeUuid()) ? attemptInSession(intent)
                 : intent.getCommand() instanceof CreateNode create ? attemptCreation(intent, create)

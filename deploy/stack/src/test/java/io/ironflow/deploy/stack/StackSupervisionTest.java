@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,14 +58,16 @@ class StackSupervisionTest {
         ProcessHandle restarted = stack.service("conductor-service");
         assertNotEquals(conductor.pid(), restarted.pid());
 
-        // Until the new conductor has the intents' partitions the API may answer 503; the intent stays queued.
+        // Until the new conductor has the intents' partitions the API may answer 503 (the intent expires unapplied):
+        // sent again, as clients do.
         String uuid = UUID.randomUUID().toString();
         String after = "{\"driver\": \"fake-hardware\", \"name\": \"supervised-after\", \"uuid\": \"" + uuid + "\"}";
-        int created = send("POST", "/v1/nodes", after).statusCode();
-        assertTrue(List.of(201, 503).contains(created), "POST answered " + created);
+        ClientRetries.Sent created = ClientRetries.send(HTTP, request("POST", "/v1/nodes", after));
+        assertTrue(created.answered(201), "POST answered " + created);
         awaitState(uuid, "enroll");
-        int managed = send("PUT", "/v1/nodes/" + uuid + "/states/provision", "{\"target\": \"manage\"}").statusCode();
-        assertTrue(List.of(202, 503).contains(managed), "PUT answered " + managed);
+        ClientRetries.Sent managed = ClientRetries.send(HTTP, request("PUT", "/v1/nodes/" + uuid + "/states/provision",
+                "{\"target\": \"manage\"}"));
+        assertTrue(managed.answered(202), "PUT answered " + managed);
         awaitState(uuid, "manageable");
         assertEquals(200, send("GET", "/v1/nodes/supervised-before", null).statusCode(), "nodes from before the kill are kept");
         assertTrue(restarted.isAlive());
@@ -87,10 +88,13 @@ class StackSupervisionTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(stack.api() + path))
+        return HTTP.send(request(method, path, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest request(String method, String path, String body) {
+        return HttpRequest.newBuilder(URI.create(stack.api() + path))
                 .header("X-OpenStack-Ironic-API-Version", "latest").header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }
