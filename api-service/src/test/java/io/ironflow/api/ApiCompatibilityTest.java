@@ -124,7 +124,16 @@ class ApiCompatibilityTest {
         Response filter = given().header("X-OpenStack-Ironic-API-Version", "1.60").get("/v1/nodes?retired=true");
         assertEquals(406, filter.statusCode());
         Response fields = given().header("X-OpenStack-Ironic-API-Version", "1.60").get("/v1/nodes?fields=uuid,retired");
-        assertEquals(400, fields.statusCode(), "a field the version does not show is not a valid field");
+        assertEquals(406, fields.statusCode(), "a field too new for the version: Ironic's check_allowed_fields");
+        assertEquals(406, given().header("X-OpenStack-Ironic-API-Version", "1.60").get("/v1/nodes?sort_key=retired").statusCode(),
+                "a sort key too new for the version");
+        assertEquals(406, given().header("X-OpenStack-Ironic-API-Version", "1.60").get("/v1/nodes/" + uuid + "?fields=retired")
+                .statusCode(), "the same on a show");
+        assertEquals(406, given().header("X-OpenStack-Ironic-API-Version", "1.7").get("/v1/nodes/" + uuid + "?fields=uuid")
+                .statusCode(), "fields itself came with 1.8");
+        assertEquals(404, given().header("X-OpenStack-Ironic-API-Version", "1.7").get("/v1/nodes/" + UUID.randomUUID()
+                + "?fields=uuid").statusCode(), "the node is looked for first");
+        assertEquals(200, given().header("X-OpenStack-Ironic-API-Version", "1.61").get("/v1/nodes?sort_key=retired").statusCode());
         assertEquals("enroll", Api.latest().get("/v1/nodes/" + uuid).path("provision_state"), "nothing changed");
     }
 

@@ -165,8 +165,7 @@ class NodeVerbsTest extends WithFakeConductor {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(name));
         conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "cleaning")));
         String steps = "[{\"interface\":\"deploy\",\"step\":\"erase_devices\",\"args\":{\"x\":1}}]";
-        Response response = request("{\"target\": \"clean\", \"clean_steps\": " + steps
-                + ", \"configdrive\": {\"meta_data\": {\"k\": \"v\"}}}")
+        Response response = request("{\"target\": \"clean\", \"clean_steps\": " + steps + "}")
                 .put("/v1/nodes/" + name + "/states/provision"); // by name: the intent still goes by uuid
         assertEquals(202, response.statusCode(), response.asString());
         assertEquals("", response.asString());
@@ -177,7 +176,7 @@ class NodeVerbsTest extends WithFakeConductor {
         ProvisionAction action = (ProvisionAction) intent.getCommand();
         assertEquals("clean", action.getTarget());
         assertEquals(JSON.readTree(steps), JSON.readTree(action.getCleanSteps()));
-        assertEquals(JSON.readTree("{\"meta_data\": {\"k\": \"v\"}}"), JSON.readTree(action.getConfigDrive()));
+        assertNull(action.getConfigDrive());
         assertNull(action.getDisableRamdisk(), "not asked for");
         assertNull(action.getRescuePassword());
     }
@@ -196,15 +195,77 @@ class NodeVerbsTest extends WithFakeConductor {
     void anyVerbIsTheConductorsToJudge() throws Exception {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
         conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "enroll")));
-        Response response = request("{\"target\": \"frobnicate\", \"rescue_password\": \"\", \"configdrive\": \"H4sI\"}")
+        Response response = request("{\"target\": \"frobnicate\", \"rescue_password\": \"\"}")
                 .put("/v1/nodes/" + uuid + "/states/provision");
         assertEquals(202, response.statusCode(), response.asString());
         ProvisionAction action = (ProvisionAction) single(uuid).getCommand();
         assertEquals("frobnicate", action.getTarget());
         assertEquals("", action.getRescuePassword());
-        assertEquals("H4sI", action.getConfigDrive());
+        assertNull(action.getConfigDrive());
         assertNull(action.getCleanSteps());
         assertNull(action.getDisableRamdisk());
+    }
+
+    /** A config drive as Ironic's check_allow_configdrive takes it, and each of its 400s, at the version named. */
+    static Stream<Arguments> configDrives() {
+        return Stream.of(
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": \"H4sIAAAA\\n\"}", 202, null),
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": \"http://images.example/cd.gz\"}", 202, null),
+                Arguments.of("1.35", "{\"target\": \"rebuild\", \"configdrive\": \"H4sI\"}", 202, null),
+                Arguments.of("1.59", "{\"target\": \"active\", \"configdrive\": {\"meta_data\": {\"k\": \"v\"},"
+                        + " \"user_data\": \"#cloud-config\", \"vendor_data\": {}}}", 202, null),
+                Arguments.of("1.82", "{\"target\": \"manage\", \"configdrive\": \"\"}", 202, null), // none: any verb
+                Arguments.of("1.82", "{\"target\": \"manage\", \"configdrive\": {}}", 202, null),
+                Arguments.of("1.82", "{\"target\": \"manage\", \"configdrive\": \"H4sI\"}", 400,
+                        "only supported when setting provision state to active, rebuild"),
+                Arguments.of("1.82", "{\"target\": \"deleted\", \"configdrive\": {\"meta_data\": {}}}", 400,
+                        "only supported when setting provision state to active, rebuild"),
+                Arguments.of("1.34", "{\"target\": \"rebuild\", \"configdrive\": \"H4sI\"}", 400,
+                        "only supported when setting provision state to active"),
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": \"not base64!\"}", 400,
+                        "neither a JSON, nor a URL, nor a base64 string"),
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": {\"bogus\": {}}}", 400,
+                        "'bogus' was unexpected"),
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": {\"meta_data\": \"x\"}}", 400,
+                        "meta_data is not of type 'object'"),
+                Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": 5}", 400, "is not of type"),
+                Arguments.of("1.55", "{\"target\": \"active\", \"configdrive\": {\"meta_data\": {}}}", 400,
+                        "starting with API version 1.56"),
+                Arguments.of("1.58", "{\"target\": \"active\", \"configdrive\": {\"vendor_data\": {}}}", 400,
+                        "starting with API version 1.59"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("configDrives")
+    void aConfigDriveIsTakenOnlyWhereIronicTakesIt(String version, String body, int status, String message) throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 202, snapshot(uuid, "deploying")));
+        Response response = io.restassured.RestAssured.given().header("X-OpenStack-Ironic-API-Version", version)
+                .contentType("application/json").body(body).put("/v1/nodes/" + uuid + "/states/provision");
+        assertEquals(status, response.statusCode(), response.asString());
+        if (status == 202) {
+            JsonNode given = JSON.readTree(body).path("configdrive");
+            String sent = ((ProvisionAction) single(uuid).getCommand()).getConfigDrive();
+            if (given.isEmpty() && !given.isTextual() || given.isTextual() && given.textValue().isEmpty()) {
+                assertNull(sent, "an empty config drive is none");
+            } else {
+                assertEquals(given, given.isTextual() ? JSON.getNodeFactory().textNode(sent) : JSON.readTree(sent));
+            }
+        } else {
+            assertTrue(fault(response).get("faultstring").asText().contains(message), response.asString());
+            assertEquals(List.of(), conductor.intentsFor(uuid));
+        }
+    }
+
+    /** The power timeout came with 1.27: before it a timeout is 406, as Ironic; a 0 is not a timeout there but a 400. */
+    @Test
+    void aPowerTimeoutNeeds127() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        var at126 = io.restassured.RestAssured.given().header("X-OpenStack-Ironic-API-Version", "1.26").contentType("application/json");
+        assertEquals(406, at126.body("{\"target\": \"power on\", \"timeout\": 30}").put("/v1/nodes/" + uuid + "/states/power").statusCode());
+        assertEquals(406, at126.body("{\"target\": \"power on\", \"timeout\": -3}").put("/v1/nodes/" + uuid + "/states/power").statusCode());
+        assertEquals(400, at126.body("{\"target\": \"power on\", \"timeout\": 0}").put("/v1/nodes/" + uuid + "/states/power").statusCode());
+        assertEquals(List.of(), conductor.intentsFor(uuid));
     }
 
     @Test

@@ -93,6 +93,9 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
         }
 
         String sortKey = orDefault(single(parameters, "sort_key"), "id");
+        if (NODE_FIELDS.contains(sortKey)) { // Ironic's check_allowed_fields([sort_key]): a field too new is 406
+            Microversions.requireField(sortKey, version);
+        }
         if (!SORT_EXPRESSIONS.containsKey(sortKey)) {
             throw ApiError.badRequest("The sort_key value \"" + sortKey + "\" is an invalid field for sorting");
         }
@@ -117,13 +120,18 @@ record NodeListQuery(List<String> conditions, List<Object> values, String sortKe
         return SORT_EXPRESSIONS.get(sortKey);
     }
 
+    /**
+     * The {@code fields} of a list or show, in Ironic's order: the parameter itself needs 1.8, and a field newer
+     * than the requested version is 406 (check_allow_specify_fields, check_allowed_fields); a field no node has is 400.
+     */
     static List<String> fields(String value, ApiVersion version) {
         if (value == null) {
             return null;
         }
+        Microversions.requireListParameter("fields", version);
         List<String> fields = Arrays.stream(value.split(",")).map(String::trim).filter(f -> !f.isEmpty()).toList();
-        List<String> invalid = fields.stream()
-                .filter(f -> !NODE_FIELDS.contains(f) || !Microversions.shows(f, version)).toList();
+        fields.stream().filter(NODE_FIELDS::contains).forEach(f -> Microversions.requireField(f, version));
+        List<String> invalid = fields.stream().filter(f -> !NODE_FIELDS.contains(f)).toList();
         if (!invalid.isEmpty()) {
             throw ApiError.badRequest("Field(s) \"" + String.join(", ", invalid) + "\" are not valid");
         }

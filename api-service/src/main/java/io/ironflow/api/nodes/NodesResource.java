@@ -82,10 +82,13 @@ public class NodesResource {
     @Path("/{ident}")
     public Uni<Map<String, Object>> show(@PathParam("ident") String ident, @QueryParam("fields") String fields,
             @Context UriInfo uri) {
-        List<String> only = fields == null ? null : NodeListQuery.fields(fields, version.get());
         Principal who = access.caller();
-        return reader.require(ident).map(node -> access.redact(who, node)).flatMap(node -> rendering(uri).map(r -> only == null
-                ? NodeDocument.full(node, r) : NodeDocument.only(node, r, only)));
+        ApiVersion asked = version.get();
+        // Ironic finds the node (404) before it checks the fields (406, 400)
+        return reader.require(ident).map(node -> access.redact(who, node)).flatMap(node -> {
+            List<String> only = NodeListQuery.fields(fields, asked);
+            return rendering(uri).map(r -> only == null ? NodeDocument.full(node, r) : NodeDocument.only(node, r, only));
+        });
     }
 
     /** RFC 6902 JSON Patch; Ironic answers with the node as it is after the change. */

@@ -27,8 +27,15 @@ record PowerStateRequest(ChangePowerState command) {
         JsonNode timeout = node.get("timeout");
         Integer seconds = null;
         if (timeout != null && !timeout.isNull()) {
-            // Ironic: "timeout" must be a positive integer of seconds.
-            if (!timeout.isIntegralNumber() || !timeout.canConvertToInt() || timeout.asInt() <= 0) {
+            // Ironic: "timeout" must be a positive integer of seconds, and came with 1.27 (406 before; a 0 is
+            // Python-false there, so it is not taken for a timeout and fails as not positive instead).
+            if (!timeout.isIntegralNumber() || !timeout.canConvertToInt()) {
+                throw JsonBody.invalid("timeout", timeout, "a positive integer");
+            }
+            if (timeout.asInt() != 0) {
+                Microversions.requireFeature("power timeout", version);
+            }
+            if (timeout.asInt() <= 0) {
                 throw JsonBody.invalid("timeout", timeout, "a positive integer");
             }
             seconds = timeout.asInt();

@@ -1,13 +1,19 @@
 package io.ironflow.api.nodes;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.versions.ApiVersion;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.events.ProvisionAction;
 import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The body of {@code PUT /v1/nodes/{ident}/states/provision}, checked for shape only. Whether the verb exists,
@@ -56,22 +62,65 @@ record ProvisionStateRequest(ProvisionAction command) {
                 // list is none, as Ironic tests them (`if clean_steps`): allowed with any verb, not enough for clean.
                 .setCleanSteps(cleanSteps == null || cleanSteps.isNull() || cleanSteps.isEmpty() ? null : cleanSteps.toString())
                 .setRescuePassword(JsonBody.optionalText(node, "rescue_password"))
-                .setConfigDrive(configDrive(node.get("configdrive")))
+                .setConfigDrive(configDrive(node.get("configdrive"), target, version))
                 .setDisableRamdisk(disableRamdisk)
                 .build());
     }
 
-    /** Ironic takes a config drive as a (gzipped, base64) string or as an object to build one from. */
-    private static String configDrive(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return null;
+    /** The keys of a config drive given as a JSON object, each with the JSON types Ironic's schema takes. */
+    private static final Map<String, Set<JsonNodeType>> CONFIG_DRIVE_KEYS = Map.of(
+            "meta_data", Set.of(JsonNodeType.OBJECT),
+            "network_data", Set.of(JsonNodeType.OBJECT),
+            "user_data", Set.of(JsonNodeType.OBJECT, JsonNodeType.ARRAY, JsonNodeType.STRING, JsonNodeType.NULL),
+            "vendor_data", Set.of(JsonNodeType.OBJECT));
+    private static final Pattern BASE64_TEXT = Pattern.compile("[A-Za-z0-9+/=\\n\\r\\t ]*");
+
+    /**
+     * A config drive as Ironic's check_allow_configdrive takes it: none (null, "" or {}) with any verb; otherwise
+     * only with active, or rebuild from 1.35; a gzipped base64 string or a URL, or from 1.56 a JSON object of
+     * meta_data, network_data, user_data and (1.59) vendor_data to build one from. Anything else is 400.
+     */
+    private static String configDrive(JsonNode value, String target, ApiVersion version) {
+        if (value == null || value.isNull() || value.isTextual() && value.textValue().isEmpty()
+                || value.isContainerNode() && value.isEmpty() || value.isBoolean() && !value.booleanValue()
+                || value.isNumber() && value.doubleValue() == 0) {
+            return null; // Python-false: Ironic takes it for no config drive
+        }
+        boolean rebuildToo = Microversions.allows("configdrive on rebuild", version);
+        if (!target.equals("active") && !(rebuildToo && target.equals("rebuild"))) {
+            throw ApiError.badRequest("Adding a config drive is only supported when setting provision state to "
+                    + (rebuildToo ? "active, rebuild" : "active"));
         }
         if (value.isTextual()) {
-            return value.asText();
+            String text = value.textValue();
+            if (!text.contains("://") && !BASE64_TEXT.matcher(text).matches()) {
+                throw ApiError.badRequest("Invalid configdrive format: it is neither a JSON, nor a URL, nor a base64 string");
+            }
+            return text;
         }
-        if (value.isObject()) {
-            return value.toString();
+        if (!value.isObject()) {
+            throw ApiError.badRequest("Invalid configdrive format: " + RequestText.excerpt(value.toString())
+                    + " is not of type 'object', 'string', 'null'");
         }
-        throw JsonBody.invalid("configdrive", value, "a string or a JSON object");
+        for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
+            Map.Entry<String, JsonNode> entry = entries.next();
+            Set<JsonNodeType> types = CONFIG_DRIVE_KEYS.get(entry.getKey());
+            if (types == null) {
+                throw ApiError.badRequest("Invalid configdrive format: additional properties are not allowed ('"
+                        + RequestText.excerpt(entry.getKey()) + "' was unexpected)");
+            }
+            if (!types.contains(entry.getValue().getNodeType())) {
+                throw ApiError.badRequest("Invalid configdrive format: " + entry.getKey() + " is not of type "
+                        + types.stream().map(t -> "'" + t.name().toLowerCase(Locale.ROOT) + "'").sorted()
+                                .collect(Collectors.joining(", ")));
+            }
+        }
+        if (!Microversions.allows("configdrive as a JSON object", version)) {
+            throw ApiError.badRequest("Providing a JSON object for configdrive is only supported starting with API version 1.56");
+        }
+        if (value.has("vendor_data") && !Microversions.allows("configdrive vendor_data", version)) {
+            throw ApiError.badRequest("Providing vendor_data in configdrive is only supported starting with API version 1.59");
+        }
+        return value.toString();
     }
 }

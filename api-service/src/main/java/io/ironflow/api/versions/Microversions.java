@@ -102,7 +102,8 @@ public final class Microversions {
     /**
      * Endpoints and parameters newer than 1.1 outside the node document. A sub-resource asked for below its
      * version is 404, as Ironic's controllers answer (the resource does not exist at that version); a parameter
-     * or a state change below its version is 406.
+     * or a state change below its version is 406 (the config drive's forms are 400, as Ironic's
+     * check_allow_configdrive answers).
      */
     private static final Map<String, Integer> FEATURES = Map.ofEntries(
             entry("ports of a node", 1),
@@ -113,6 +114,10 @@ public final class Microversions {
             entry("traits", 37),
             entry("bios", 40),
             entry("bios registry fields", 74),
+            entry("power timeout", 27),
+            entry("configdrive on rebuild", 35),
+            entry("configdrive as a JSON object", 56),
+            entry("configdrive vendor_data", 59),
             entry("boot_mode", 75),
             entry("secure_boot", 75),
             entry("driver fields", 77),
