@@ -12,20 +12,25 @@ import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.conductor.work.NodeWork;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
 
 /**
  * {@link ProvisionAction}: a verb the node's state does not allow is refused as {@link ProvisionRequest#decide}
  * rules (409 while someone holds the node), malformed clean steps are 400; an allowed one fires the state machine
  * and, when it enters a working state, starts the work (which may park the node until the hardware calls back);
- * an abort of a step that cannot be interrupted takes effect after the step; 202.
+ * an abort of a step that cannot be interrupted takes effect after the step; a deploy or rebuild keeps its config
+ * drive in instance_info, as Ironic does without an object store; 202.
  */
 @ApplicationScoped
 class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
 
     private final NodeEdits edits;
     private final NodeWork work;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     ProvisionActionHandler(NodeEdits edits, NodeWork work) {
         this.edits = edits;
@@ -65,6 +70,9 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
         if (cleanSteps != null) {
             ManualClean.parse(cleanSteps); // the schema is checked now (400); the driver's catalogue when cleaning runs
         }
+        Object configDrive = action.getConfigDrive() == null
+                || start.event() != ProvisionEvent.DEPLOY && start.event() != ProvisionEvent.REBUILD
+                ? null : configDrive(action.getConfigDrive());
         Node aggregate = change.aggregate();
         return edits.reserve(change).map(x -> {
             aggregate.clearError();
@@ -74,6 +82,9 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
                 aggregate.release();
                 change.touched();
                 return Outcome.done(202, node);
+            }
+            if (configDrive != null) {
+                aggregate.storeConfigDrive(configDrive);
             }
             ProvisionState entered = aggregate.fire(start.event(), start.target());
             if (start.event() == ProvisionEvent.ABORT) {
@@ -87,6 +98,21 @@ class ProvisionActionHandler implements CommandHandler<ProvisionAction> {
             aggregate.release();
             return Outcome.done(202, node);
         }).call(change::announce);
+    }
+
+    /**
+     * The API sends a config drive object as its JSON text and a string as it is: base64 never starts with a brace,
+     * and a URL that does is not a JSON object, so it stays the string it was.
+     */
+    private static Object configDrive(String sent) {
+        if (sent.startsWith("{")) {
+            try {
+                return JSON.readValue(sent, Map.class);
+            } catch (java.io.IOException notAnObject) {
+                return sent;
+            }
+        }
+        return sent;
     }
 
     private static boolean abortableNow(NodeEntity node) {

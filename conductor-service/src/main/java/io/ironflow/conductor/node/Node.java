@@ -248,6 +248,24 @@ public final class Node {
         noticed("power sync failed", message);
     }
 
+    // ---- the instance ------------------------------------------------------------------------------------------
+
+    /**
+     * A deploy or rebuild was given a config drive: Ironic's _store_configdrive without an object store keeps it in
+     * instance_info.configdrive (the gzipped base64 text or URL, or the JSON object to build one from) for the
+     * deploy to write.
+     */
+    public void storeConfigDrive(Object configDrive) {
+        state.instanceInfo = new java.util.HashMap<>(state.instanceInfo);
+        state.instanceInfo.put("configdrive", configDrive);
+    }
+
+    /** A tear-down ended, done or failed: Ironic clears the instance's fields in its finally, whatever happened. */
+    public void instanceTornDown() {
+        state.instanceInfo = new java.util.HashMap<>();
+        state.instanceUuid = null;
+    }
+
     // ---- deletion --------------------------------------------------------------------------------------------
 
     /**

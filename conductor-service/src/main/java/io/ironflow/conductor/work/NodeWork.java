@@ -253,6 +253,9 @@ public class NodeWork {
         NodeEntity node = change.node();
         boolean manual = WorkPlan.flag(node, WorkPlan.MANUAL_CLEAN);
         WorkPlan.clear(node);
+        if (operation == Operation.TEAR_DOWN) {
+            change.aggregate().instanceTornDown();
+        }
         ProvisionState next = change.fire(operation.success(manual, node.retired));
         if (next != ProvisionState.CLEANING) {
             change.aggregate().release();
@@ -273,6 +276,9 @@ public class NodeWork {
             if (node.cleanStep != null) {
                 change.aggregate().faulted("clean failure", error);
             }
+        }
+        if (Operation.of(change.state()).orElse(null) == Operation.TEAR_DOWN) {
+            change.aggregate().instanceTornDown();
         }
         WorkPlan.clear(node);
         node.driverInternalInfo.remove(OneViewPower.OWED);

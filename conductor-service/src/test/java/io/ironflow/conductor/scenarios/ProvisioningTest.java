@@ -79,6 +79,38 @@ class ProvisioningTest extends ConductorScenario {
         }
     }
 
+    /**
+     * A deploy's config drive is kept in instance_info.configdrive (Ironic's _store_configdrive without an object
+     * store), a rebuild's replaces it, and the tear-down clears instance_info and instance_uuid, as Ironic's does in
+     * its finally. A config drive with another verb is not kept.
+     */
+    @Test
+    void theConfigDriveIsKeptForTheDeployAndTheTearDownClearsTheInstance() throws SQLException {
+        String node = manageable(Map.of());
+        conductor.drive(node, "provide", "available");
+        assertEquals(200, conductor.patch(node, "[{\"op\": \"add\", \"path\": \"/instance_info/image_source\", \"value\": \"http://i/img\"},"
+                + " {\"op\": \"add\", \"path\": \"/instance_uuid\", \"value\": \"" + java.util.UUID.randomUUID() + "\"}]").getCode());
+        assertEquals(202, conductor.send(node, io.ironflow.events.ProvisionAction.newBuilder().setTarget("active")
+                .setConfigDrive("{\"meta_data\": {\"hostname\": \"n1\"}}").build()).getCode());
+        conductor.awaitState(node, "active");
+        assertEquals("{\"hostname\": \"n1\"}", conductor.column(node, "instance_info->'configdrive'->'meta_data'"));
+        assertEquals("http://i/img", conductor.column(node, "instance_info->>'image_source'"));
+
+        assertEquals(202, conductor.send(node, io.ironflow.events.ProvisionAction.newBuilder().setTarget("rebuild")
+                .setConfigDrive("H4sIAAAA").build()).getCode());
+        conductor.awaitState(node, "active");
+        assertEquals("H4sIAAAA", conductor.column(node, "instance_info->>'configdrive'"));
+
+        conductor.drive(node, "deleted", "available");
+        assertEquals("{}", conductor.column(node, "instance_info::text"));
+        assertNull(conductor.column(node, "instance_uuid"));
+
+        assertEquals(202, conductor.send(node, io.ironflow.events.ProvisionAction.newBuilder().setTarget("manage")
+                .setConfigDrive("H4sIAAAA").build()).getCode());
+        conductor.awaitState(node, "manageable");
+        assertEquals("{}", conductor.column(node, "instance_info::text"), "only a deploy keeps a config drive");
+    }
+
     @Test
     void verificationFailureReturnsToEnroll() throws SQLException {
         String node = conductor.create(Map.of("fake_fail_verify", true));
