@@ -2,6 +2,7 @@ package io.ironflow.teardown.etcd;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.teardown.http.WholeAnswers;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -77,8 +78,8 @@ public class EtcdGateway {
         }
         String body;
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(member.clientUrls().get(0) + "/health"))
-                    .timeout(CALL_TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswers.send(http, HttpRequest.newBuilder(URI.create(member.clientUrls().get(0)
+                    + "/health")).timeout(CALL_TIMEOUT).GET().build());
             body = response.body();
         } catch (IOException e) {
             return Health.UNREACHABLE;
@@ -140,9 +141,9 @@ public class EtcdGateway {
 
     private JsonNode post(String endpoint, String path, String body) throws IOException {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(endpoint + path)).timeout(CALL_TIMEOUT)
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswers.send(http, HttpRequest.newBuilder(URI.create(endpoint + path))
+                    .timeout(CALL_TIMEOUT).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
             if (response.statusCode() / 100 != 2) {
                 throw new Refused(refusal(response));
             }

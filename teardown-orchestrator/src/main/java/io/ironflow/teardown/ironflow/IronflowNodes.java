@@ -2,6 +2,7 @@ package io.ironflow.teardown.ironflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.teardown.http.WholeAnswers;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -70,9 +71,9 @@ public class IronflowNodes {
     /** The node, empty when Ironflow does not know it; an unreachable API is {@link Unreachable}. */
     public Optional<NodeView> find(String name) {
         try {
-            HttpResponse<String> response = http.send(authenticated(HttpRequest.newBuilder(URI.create(api + "/v1/nodes/"
-                    + URLEncoder.encode(name, StandardCharsets.UTF_8)))).timeout(Duration.ofSeconds(10))
-                    .header("X-OpenStack-Ironic-API-Version", "latest").GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswers.send(http, authenticated(HttpRequest.newBuilder(URI.create(api
+                    + "/v1/nodes/" + URLEncoder.encode(name, StandardCharsets.UTF_8)))).timeout(Duration.ofSeconds(10))
+                    .header("X-OpenStack-Ironic-API-Version", "latest").GET().build());
             if (response.statusCode() == 404) {
                 return Optional.empty();
             }
