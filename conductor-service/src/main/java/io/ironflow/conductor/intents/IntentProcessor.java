@@ -210,11 +210,16 @@ public class IntentProcessor {
      * its client 503 by then, and the client may have sent it again. It is answered 503 and changes nothing.
      */
     private Uni<Outcome> answerExpired(NodeIntent intent) {
-        LOG.infof("intent %s (%s) for node %s expired at %s before it was started; answering 503", intent.getIntentId(),
-                intent.getCommand().getClass().getSimpleName(), intent.getNodeUuid(), intent.getNotAfter());
         return answerUnapplied(intent, new Rejection(503, "Request " + intent.getIntentId() + " for node "
                 + intent.getNodeUuid() + " expired at " + intent.getNotAfter() + ", when its sender stopped waiting,"
-                + " before a conductor could start it; nothing was changed, try again."));
+                + " before a conductor could start it; nothing was changed, try again."))
+                .invoke(outcome -> {
+                    if (outcome != null) { // null: answered before, and answered again as it was
+                        LOG.infof("intent %s (%s) for node %s expired at %s before it was started; answered 503",
+                                intent.getIntentId(), intent.getCommand().getClass().getSimpleName(),
+                                intent.getNodeUuid(), intent.getNotAfter());
+                    }
+                });
     }
 
     private static boolean expired(NodeIntent intent) {
