@@ -104,8 +104,9 @@ final class FakeConductor implements AutoCloseable {
                     NodeIntent intent = record.value();
                     read.add(intent); // before answering: once the API has its answer, the test sees the intent
                     Function<NodeIntent, IntentResult> how = answers.getOrDefault(intent.getNodeUuid(), everyOtherNode);
-                    if (how != null) {
-                        kafka.send(Topic.INTENT_RESULTS.topicName(), record.key(), how.apply(intent));
+                    IntentResult result = how == null ? null : how.apply(intent);
+                    if (result != null) { // null: the test's function answers some other way, or not at all
+                        kafka.send(Topic.INTENT_RESULTS.topicName(), record.key(), result);
                     }
                 });
             }

@@ -32,6 +32,22 @@ final class NodeTable {
     private NodeTable() {
     }
 
+    /** Records a conductor's answer to an intent, as the conductor does with the change it makes. */
+    static void recordAnswer(String jdbcUrl, String intentId, String nodeUuid, boolean accepted, int code, String message) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, OWNER, ownerPassword());
+                PreparedStatement s = c.prepareStatement("INSERT INTO processed_intents"
+                        + " (intent_id, node_uuid, accepted, code, error_message, processed_at) VALUES (?, ?::uuid, ?, ?, ?, now())")) {
+            s.setString(1, intentId);
+            s.setString(2, nodeUuid);
+            s.setBoolean(3, accepted);
+            s.setInt(4, code);
+            s.setString(5, message);
+            s.executeUpdate();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Idempotent: Flyway applies only what is missing. */
     static void migrate(String jdbcUrl) {
         if (!Files.isDirectory(MIGRATIONS)) {

@@ -268,6 +268,32 @@ class NodeVerbsTest extends WithFakeConductor {
         assertEquals(List.of(), conductor.intentsFor(uuid));
     }
 
+    /**
+     * The conductor made the change and recorded its answer, but the answer did not reach the API in time (a
+     * conductor just restarted, its relay slow): the client gets the recorded answer, not a 503 for a write that
+     * was applied; a recorded refusal is that refusal.
+     */
+    @Test
+    void aWriteWhoseAnswerIsLateGetsTheRecordedAnswerNotA503() throws Exception {
+        String applied = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(applied, intent -> {
+            NodeTable.recordAnswer(jdbcUrl, intent.getIntentId(), applied, true, 202, null);
+            return null; // no result published
+        });
+        Response response = request("{\"target\": \"manage\"}").put("/v1/nodes/" + applied + "/states/provision");
+        assertEquals(202, response.statusCode(), response.asString());
+        assertTrue(response.header("Location").endsWith("/v1/nodes/" + applied + "/states"), response.header("Location"));
+
+        String refused = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        conductor.answer(refused, intent -> {
+            NodeTable.recordAnswer(jdbcUrl, intent.getIntentId(), refused, false, 409, "Node " + refused + " is locked");
+            return null;
+        });
+        Response conflict = request("{\"target\": \"manage\"}").put("/v1/nodes/" + refused + "/states/provision");
+        assertEquals(409, conflict.statusCode(), conflict.asString());
+        assertTrue(fault(conflict).get("faultstring").asText().contains("is locked"), conflict.asString());
+    }
+
     @Test
     void anAcceptedPowerChangeIs202WithTheStatesLocation() {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));

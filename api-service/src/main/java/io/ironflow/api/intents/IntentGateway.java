@@ -30,8 +30,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * The API's only way to change a node: publish an intent keyed by the node's uuid and wait for the conductor's
  * result with the same intentId. A conductor that does not answer in time gets the client a 503, and clients
  * retry 503s, so the intent carries {@code notAfter}, a margin before the wait ends: a conductor that has not
- * started it by then refuses it, and the 503 means nothing was done (unless a conductor started it just in time
- * and its answer came later than the margin, which the message says).
+ * started it by then refuses it. When the wait ends without an answer, the answer recorded with the change
+ * ({@link RecordedAnswers}) is the client's if there is one; else the client gets a 503, which means nothing was
+ * done (unless an attempt started just before notAfter commits later, which the message says).
  */
 @ApplicationScoped
 public class IntentGateway {
@@ -40,10 +41,11 @@ public class IntentGateway {
     private final MutinyEmitter<NodeIntent> intents;
     private final Duration timeout;
     private final Duration answerMargin;
+    private final RecordedAnswers recorded;
 
     IntentGateway(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
             @ConfigProperty(name = "ironflow.api.intent-timeout") Duration timeout,
-            @ConfigProperty(name = "ironflow.api.intent-answer-margin") Duration answerMargin) {
+            @ConfigProperty(name = "ironflow.api.intent-answer-margin") Duration answerMargin, RecordedAnswers recorded) {
         if (answerMargin.isNegative() || answerMargin.compareTo(timeout) >= 0) {
             throw new IllegalArgumentException("ironflow.api.intent-answer-margin (" + answerMargin
                     + ") must be at least 0 and shorter than ironflow.api.intent-timeout (" + timeout + ")");
@@ -51,6 +53,7 @@ public class IntentGateway {
         this.intents = intents;
         this.timeout = timeout;
         this.answerMargin = answerMargin;
+        this.recorded = recorded;
     }
 
     /**
@@ -86,14 +89,31 @@ public class IntentGateway {
                 .onFailure().transform(e -> ApiError.unavailable("Cannot queue the request for node " + nodeUuid
                         + ": the message broker did not accept it (" + e.getMessage() + ")."))
                 .flatMap(sent -> Uni.createFrom().completionStage(answer))
+                .ifNoItem().after(timeout).recoverWithUni(() -> recordedAnswer(intentId, nodeUuid, notAfter))
                 .map(IntentGateway::accepted)
-                .ifNoItem().after(timeout).failWith(() -> ApiError.unavailable("No conductor answered request "
-                        + intentId + " for node " + nodeUuid + " within " + timeout.toSeconds()
-                        + " s. A conductor that has not started it by " + notAfter + " refuses it, so it is not applied"
-                        + " unless one started it just before then; check the node before retrying a create that names"
-                        + " no uuid."))
                 .eventually(() -> pending.remove(intentId))
                 .emitOn(onContextOf(Vertx.currentContext()));
+    }
+
+    /**
+     * No answer in time: the one recorded with the change, if a conductor made it (its result may be slow to come,
+     * a conductor just restarted); else a 503. The intent's notAfter has passed by then, so no conductor starts it
+     * any more; one still running an attempt it started before may yet finish it, which the message says.
+     */
+    private Uni<IntentResult> recordedAnswer(String intentId, String nodeUuid, Instant notAfter) {
+        String unanswered = "No conductor answered request " + intentId + " for node " + nodeUuid + " within "
+                + timeout.toSeconds() + " s";
+        String expiry = " A conductor that has not started it by " + notAfter + " refuses it, so it is not applied unless"
+                + " one started it just before then; check the node before retrying a create that names no uuid.";
+        return recorded.find(intentId)
+                .onFailure().transform(unread -> ApiError.unavailable(unanswered + ", and whether one applied it cannot"
+                        + " be read now (the node database is not reachable either)." + expiry))
+                .map(found -> {
+                    if (found == null) {
+                        throw ApiError.unavailable(unanswered + ", and none has recorded it." + expiry);
+                    }
+                    return found;
+                });
     }
 
     /**
