@@ -425,14 +425,15 @@ class FaultSuiteTest {
             }
         });
 
-        // A 503 for a write no conductor answered in time means it was not applied (its intent expired), unless a
-        // conductor started it just before its notAfter and the answer took longer than the margin: counted, not
-        // asserted, since a broker or conductor fault between the commit and the answer's publication does that.
+        // A 503 for a write no conductor answered in time, and none had recorded (the API looked), means it was not
+        // applied: its intent expired. Counted, not asserted: an attempt started just before notAfter may still
+        // commit after the API looked. A 503 whose record could not be read (the database away) is counted apart.
         Set<String> timedOut = new HashSet<>();
+        Set<String> unknown = new HashSet<>();
         for (Call c : unavailable) {
             Matcher named = TIMED_OUT_INTENT.matcher(c.body());
             if (named.find()) {
-                timedOut.add(named.group(1));
+                (c.body().contains("cannot be read") ? unknown : timedOut).add(named.group(1));
             }
         }
         Set<String> applied = new HashSet<>(queryAll("SELECT intent_id FROM processed_intents WHERE accepted"));
@@ -442,10 +443,11 @@ class FaultSuiteTest {
         String open = query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                 + " AND state LIKE 'idle in transaction%' AND now() - state_change > interval '5 seconds'");
         String line = String.format("FAULTS %-32s requests=%d unanswered=%d 5xx(non-503)=%d 503=%d 503-after-recovery=%d"
-                        + " recovered-after=%s 503-timed-out=%d 503-applied-anyway=%d intents=%d lost=%d applied-twice=%d"
+                        + " recovered-after=%s 503-timed-out=%d 503-applied-anyway=%d 503-outcome-unknown=%d(%d applied)"
+                        + " intents=%d lost=%d applied-twice=%d"
                         + " disagreeing-answers=%d off-table=%d not-replaying=%d reserved=%s open-transactions=%s",
                 name, calls.size(), unanswered, errors500.size(), unavailable.size(), lateUnavailable.size(), recovery,
-                timedOut.size(), appliedAfter503,
+                timedOut.size(), appliedAfter503, unknown.size(), unknown.stream().filter(applied::contains).count(),
                 intents.size(), lost.size(), appliedTwice.size(), disagreeing.size(), offTable.size(), notReplaying.size(),
                 reserved, open);
         System.out.println(line);
