@@ -210,16 +210,20 @@ public class IntentProcessor {
      * its client 503 by then, and the client may have sent it again. It is answered 503 and changes nothing.
      */
     private Uni<Outcome> answerExpired(NodeIntent intent) {
-        return answerUnapplied(intent, new Rejection(503, "Request " + intent.getIntentId() + " for node "
-                + intent.getNodeUuid() + " expired at " + intent.getNotAfter() + ", when its sender stopped waiting,"
-                + " before a conductor could start it; nothing was changed, try again."))
-                .invoke(outcome -> {
-                    if (outcome != null) { // null: answered before, and answered again as it was
-                        LOG.infof("intent %s (%s) for node %s expired at %s before it was started; answered 503",
-                                intent.getIntentId(), intent.getCommand().getClass().getSimpleName(),
-                                intent.getNodeUuid(), intent.getNotAfter());
-                    }
-                });
+        return answerUnapplied(intent, expiry(intent));
+    }
+
+    /**
+     * The refusal of an expired intent. Checked when an attempt starts and again once it holds its node's row (or
+     * knows its creation is new): a wait for the lock must not carry an attempt past notAfter into a commit the API
+     * no longer expects.
+     */
+    private static Rejection expiry(NodeIntent intent) {
+        LOG.infof("intent %s (%s) for node %s expired at %s before it was applied; answering 503", intent.getIntentId(),
+                intent.getCommand().getClass().getSimpleName(), intent.getNodeUuid(), intent.getNotAfter());
+        return new Rejection(503, "Request " + intent.getIntentId() + " for node " + intent.getNodeUuid() + " expired at "
+                + intent.getNotAfter() + ", when its sender stopped waiting, before a conductor could apply it; nothing"
+                + " was changed, try again.");
     }
 
     private static boolean expired(NodeIntent intent) {
@@ -248,7 +252,8 @@ public class IntentProcessor {
      */
     private Uni<Outcome> attemptInSession(NodeIntent intent) {
         return inTransaction(() -> lock(intent).flatMap(locked -> locked.answered() != null
-                ? answerAgain(intent, locked.answered()) : apply(intent, locked.node())))
+                ? answerAgain(intent, locked.answered())
+                : expired(intent) ? Uni.createFrom().failure(expiry(intent)) : apply(intent, locked.node())))
                 .onFailure(Rejection.class).recoverWithUni(refusal -> inTransaction(() -> rejected(intent, (Rejection) refusal)
                         .flatMap(outcome -> record(intent, outcome))));
     }
@@ -263,6 +268,9 @@ public class IntentProcessor {
         return onPlainClient(intent, lock, row -> {
             if (row == null) {
                 return null;
+            }
+            if (expired(intent)) { // the lock came after notAfter
+                return Uni.createFrom().item(refused(expiry(intent)).withNode(NodeRow.read(row)));
             }
             NodeEntity lockedNode = NodeRow.read(row);
             return command(intent, lockedNode)
@@ -295,6 +303,7 @@ public class IntentProcessor {
         }
         return onPlainClient(intent, LockedNode.creation(node.uuid(), node.name(), intent.getIntentId()), known ->
                 known.getBoolean(0) || known.getBoolean(1) ? null
+                        : expired(intent) ? Uni.createFrom().item(refused(expiry(intent)))
                         : creations.enrol(intent, node, false, known.getBoolean(2))
                                 .map(result -> result.changing(Outcome.RowChange.INSERT))
                                 .onFailure(Rejection.class).recoverWithItem(failure -> refused((Rejection) failure)));

@@ -67,6 +67,37 @@ class ExpiredIntentsTest {
     }
 
     /**
+     * The attempt starts in time and waits for its node's row, which a transaction holds until notAfter has
+     * passed; it gets the lock within its deadline, and then does not apply the intent: the API has answered 503 by
+     * now. Without the check once the row is held, the intent would be applied.
+     */
+    @Test
+    void anIntentWhoseLockComesAfterItsNotAfterIsNotApplied() throws Exception {
+        try (Conductor conductor = Conductor.connect()) {
+            String uuid = conductor.create(Map.of());
+            NodeIntent intent = Conductor.intent(uuid, ProvisionAction.newBuilder().setTarget("manage").build());
+            Instant notAfter = Instant.now().plusMillis(800);
+            intent.setNotAfter(notAfter);
+            try (var holder = Sql.connect()) {
+                holder.setAutoCommit(false);
+                holder.createStatement().execute("SELECT 1 FROM nodes WHERE uuid = '" + uuid + "' FOR UPDATE");
+                conductor.publish(io.ironflow.schemas.Topic.NODE_INTENTS.topicName(), uuid, intent);
+                org.awaitility.Awaitility.await("the attempt waits for the row").atMost(Conductor.WAIT)
+                        .pollInterval(java.time.Duration.ofMillis(20)).until(() -> Integer.parseInt(conductor.query(
+                                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")) > 0);
+                org.awaitility.Awaitility.await("notAfter passes").atMost(Conductor.WAIT)
+                        .pollInterval(java.time.Duration.ofMillis(20)).until(() -> Instant.now().isAfter(notAfter));
+                holder.rollback(); // within the attempt's deadline (3 s in tests)
+            }
+            IntentResult answer = conductor.resultOf(intent.getIntentId());
+            assertEquals(503, answer.getCode(), answer.getErrorMessage());
+            assertTrue(answer.getErrorMessage().contains("expired"), answer.getErrorMessage());
+            assertEquals("enroll", conductor.column(uuid, "provision_state"));
+            assertEquals("1", conductor.column(uuid, "revision"));
+        }
+    }
+
+    /**
      * The first attempt starts in time but meets its node's row locked (a wedged transaction) and runs out its
      * deadline; the retry comes after notAfter and is not made. Without the check on every attempt the intent would
      * be retried for intent-retry-for and then answered with the generic 503, or applied once the lock went.

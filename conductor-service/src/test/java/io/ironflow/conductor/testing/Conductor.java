@@ -106,10 +106,14 @@ public final class Conductor implements AutoCloseable {
     public IntentResult send(String uuid, Object command) {
         NodeIntent intent = intent(uuid, command);
         kafka.send(Topic.NODE_INTENTS.topicName(), uuid, intent);
-        return intentResults.await(WAIT,
-                        records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intent.getIntentId())))
-                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intent.getIntentId()))
-                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intent.getIntentId()));
+        return resultOf(intent.getIntentId());
+    }
+
+    /** The first result of the intent, read as intent-results has been followed since {@link #connect}. */
+    public IntentResult resultOf(String intentId) {
+        return intentResults.await(WAIT, records -> records.stream().anyMatch(r -> r.value().getIntentId().equals(intentId)))
+                .stream().map(ConsumerRecord::value).filter(r -> r.getIntentId().equals(intentId))
+                .findFirst().orElseThrow(() -> new AssertionError("no result for intent " + intentId));
     }
 
     /** Sends every intent at once (keyed by node uuid) and answers each one's result, by intentId. */
