@@ -6,6 +6,7 @@ import io.smallrye.reactive.messaging.kafka.DeserializationFailureHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,10 +47,15 @@ public class UndecodableRecords implements DeserializationFailureHandler<Object>
     @Override
     public Object decorateDeserialization(Uni<Object> deserialization, String topic, boolean isKey, String deserializer,
             byte[] data, Headers headers) {
+        boolean[] waited = {false}; // only a record that waited for the registry tells that it answers again
         return deserialization
-                .onFailure(this::registryAwayForNow).retry().withBackOff(Duration.ofMillis(250), Duration.ofSeconds(2))
-                .indefinitely()
-                .invoke(this::registryAnswered)
+                .onFailure(failure -> waited[0] = registryAwayForNow(failure)).retry()
+                .withBackOff(Duration.ofMillis(250), Duration.ofSeconds(2)).indefinitely()
+                .invoke(() -> {
+                    if (waited[0]) {
+                        registryAnswered();
+                    }
+                })
                 .onFailure().recoverWithItem(failure -> {
                     if (headers != null) { // what SmallRye's own handling records, the bytes once, not its flag
                         headers.add(DESERIALIZATION_FAILURE_DESERIALIZER, utf8(deserializer));
@@ -72,12 +78,15 @@ public class UndecodableRecords implements DeserializationFailureHandler<Object>
             return false;
         }
         long now = System.nanoTime();
-        if (outageSince.compareAndSet(0, now)) {
-            LOG.warnf("the schema registry cannot be reached (%s); records that need it wait for it, up to %s in all",
-                    failure.getMessage(), outageWait);
+        long since = outageSince.get();
+        if (since == 0) {
+            if (outageSince.compareAndSet(0, now)) {
+                LOG.warnf("the schema registry cannot be reached (%s); records that need it wait for it, up to %s in all",
+                        failure.getMessage(), outageWait);
+            }
             return true;
         }
-        boolean mayWait = now - outageSince.get() < outageWait.toNanos();
+        boolean mayWait = now - since < outageWait.toNanos();
         if (!mayWait) {
             LOG.debugf("the schema registry is still away after %s: a record that needs it is dead-lettered", outageWait);
         }
@@ -85,20 +94,20 @@ public class UndecodableRecords implements DeserializationFailureHandler<Object>
     }
 
     private void registryAnswered() {
-        if (outageSince.get() == 0) { // every record passes here: a read, no write, while nothing is wrong
-            return;
-        }
         long since = outageSince.getAndSet(0);
         if (since != 0) {
             LOG.infof("the schema registry answers again, after %d ms", (System.nanoTime() - since) / 1_000_000);
         }
     }
 
-    /** A connection refused or timed out anywhere in the chain: the registry's client could not ask it. */
+    /**
+     * A connection refused or timed out, or the registry's name not resolving (its DNS entry gone while it
+     * restarts), anywhere in the chain: the registry's client could not ask it.
+     */
     static boolean unreachable(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof ConnectException || cause instanceof SocketTimeoutException
-                    || cause instanceof HttpTimeoutException) {
+                    || cause instanceof HttpTimeoutException || cause instanceof UnknownHostException) {
                 return true;
             }
         }

@@ -40,6 +40,25 @@ class UndecodableRecordsTest {
         assertEquals(3, attempts.get());
     }
 
+    /**
+     * Records whose schema is cached keep decoding during an outage; they must not reset its budget, or every
+     * record that needs the registry would get a fresh wait and the poll would be held far past it.
+     */
+    @Test
+    void recordsThatDecodeWithoutTheRegistryDoNotResetAnOutagesBudget() {
+        UndecodableRecords handler = new UndecodableRecords(Duration.ofMillis(600));
+        Uni<Object> registryAway = Uni.createFrom().failure(new RuntimeException("lookup", new ConnectException("refused")));
+        long started = System.nanoTime();
+        assertNull(handler.decorateDeserialization(registryAway, "t", false, "d", FRAMED, new RecordHeaders()));
+        assertEquals("cached", handler.decorateDeserialization(Uni.createFrom().item("cached"), "t", false, "d", FRAMED,
+                new RecordHeaders()));
+        long second = System.nanoTime();
+        assertNull(handler.decorateDeserialization(registryAway, "t", false, "d", FRAMED, new RecordHeaders()));
+        assertTrue(Duration.ofNanos(System.nanoTime() - second).compareTo(Duration.ofMillis(300)) < 0,
+                "the outage's budget was spent, not reset by the cached record");
+        assertTrue(Duration.ofNanos(second - started).compareTo(Duration.ofMillis(550)) >= 0, "the first record waited");
+    }
+
     @Test
     void aRecordThatDoesNotDecodeIsHandedOnAtOnceWithItsReasons() {
         UndecodableRecords handler = new UndecodableRecords(Duration.ofSeconds(30));
