@@ -229,6 +229,9 @@ class NodeVerbsTest extends WithFakeConductor {
                 Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": {\"meta_data\": \"x\"}}", 400,
                         "meta_data is not of type 'object'"),
                 Arguments.of("1.82", "{\"target\": \"active\", \"configdrive\": 5}", 400, "is not of type"),
+                // Ironic checks the type before it tests the value for truth: these are not "no config drive"
+                Arguments.of("1.82", "{\"target\": \"manage\", \"configdrive\": false}", 400, "is not of type"),
+                Arguments.of("1.82", "{\"target\": \"manage\", \"configdrive\": []}", 400, "is not of type"),
                 Arguments.of("1.55", "{\"target\": \"active\", \"configdrive\": {\"meta_data\": {}}}", 400,
                         "starting with API version 1.56"),
                 Arguments.of("1.58", "{\"target\": \"active\", \"configdrive\": {\"vendor_data\": {}}}", 400,

@@ -64,6 +64,26 @@ class PortsApiTest extends WithFakeConductor {
         assertEquals(Boolean.FALSE, ((CreatePort) conductor.intentsFor(node).get(1).getCommand()).getPxeEnabled());
     }
 
+    /**
+     * The port was made and its answer recorded, but the result did not reach the API in time: the answer read
+     * from processed_intents carries the node's ports from the ports table, so the new port is rendered (201).
+     */
+    @Test
+    void aCreateWhoseAnswerIsLateIsAnsweredWithThePortFromTheTables() {
+        String node = node();
+        conductor.answer(node, intent -> {
+            CreatePort create = (CreatePort) intent.getCommand();
+            NodeTable.execute(jdbcUrl, "INSERT INTO ports (uuid, address, node_uuid, created_at) VALUES (?, ?, ?, ?)",
+                    UUID.fromString(create.getPortUuid()), create.getAddress(), UUID.fromString(node), Timestamp.from(Instant.now()));
+            NodeTable.recordAnswer(jdbcUrl, intent.getIntentId(), node, true, 201, null);
+            return null; // no result published
+        });
+        Response created = Api.latest().contentType("application/json").body("{\"address\": \"52:54:00:aa:cc:01\","
+                + " \"node_uuid\": \"" + node + "\"}").post("/v1/ports");
+        assertEquals(201, created.statusCode(), created.asString());
+        assertEquals("52:54:00:aa:cc:01", created.path("address"));
+    }
+
     @Test
     void listShowFilterAndPageFromThePortsTable() {
         String node = node();

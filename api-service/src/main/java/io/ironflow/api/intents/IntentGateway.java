@@ -1,6 +1,7 @@
 package io.ironflow.api.intents;
 
 import io.ironflow.api.errors.ApiError;
+import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.IntentRules;
@@ -36,6 +37,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  */
 @ApplicationScoped
 public class IntentGateway {
+
+    /** How long the recorded answer of a write that timed out may take to read before the client gets its 503. */
+    private static final Duration RECORD_READ_DEADLINE = Duration.ofSeconds(2);
 
     private final Map<String, CompletableFuture<IntentResult>> pending = new ConcurrentHashMap<>();
     private final MutinyEmitter<NodeIntent> intents;
@@ -88,8 +92,9 @@ public class IntentGateway {
         return intents.sendMessage(message)
                 .onFailure().transform(e -> ApiError.unavailable("Cannot queue the request for node " + nodeUuid
                         + ": the message broker did not accept it (" + e.getMessage() + ")."))
-                .flatMap(sent -> Uni.createFrom().completionStage(answer))
-                .ifNoItem().after(timeout).recoverWithUni(() -> recordedAnswer(intentId, nodeUuid, notAfter))
+                // a copy: the timeout cancels what it waits on, and the answer may still come while the record is read
+                .flatMap(sent -> Uni.createFrom().completionStage(answer.copy()))
+                .ifNoItem().after(timeout).recoverWithUni(() -> recordedAnswer(intent, answer))
                 .map(IntentGateway::accepted)
                 .eventually(() -> pending.remove(intentId))
                 .emitOn(onContextOf(Vertx.currentContext()));
@@ -97,20 +102,31 @@ public class IntentGateway {
 
     /**
      * No answer in time: the one recorded with the change, if a conductor made it (its result may be slow to come,
-     * a conductor just restarted); else a 503. The intent's notAfter has passed by then, so no conductor starts it
-     * any more; one still running an attempt it started before may yet finish it, which the message says.
+     * a conductor just restarted), or the result itself if it came while the record was read; else a 503. The
+     * intent's notAfter has passed by then, so no conductor starts it any more; one still committing an attempt it
+     * started before may yet finish it, which the message says. The read has a deadline of its own.
      */
-    private Uni<IntentResult> recordedAnswer(String intentId, String nodeUuid, Instant notAfter) {
-        String unanswered = "No conductor answered request " + intentId + " for node " + nodeUuid + " within "
-                + timeout.toSeconds() + " s";
-        String expiry = " A conductor that has not started it by " + notAfter + " refuses it, so it is not applied unless"
-                + " one started it just before then; check the node before retrying a create that names no uuid.";
-        return recorded.find(intentId)
+    private Uni<IntentResult> recordedAnswer(NodeIntent intent, CompletableFuture<IntentResult> answer) {
+        String unanswered = "No conductor answered request " + intent.getIntentId() + " for node " + intent.getNodeUuid()
+                + " within " + timeout.toSeconds() + " s";
+        String expiry = " A conductor that has not started it by " + intent.getNotAfter() + " refuses it, so it is not"
+                + " applied unless one started it just before then; check the node before retrying a create that names"
+                + " no uuid.";
+        return recorded.find(intent.getIntentId())
+                .ifNoItem().after(RECORD_READ_DEADLINE).fail()
                 .onFailure().transform(unread -> ApiError.unavailable(unanswered + ", and whether one applied it cannot"
                         + " be read now (the node database is not reachable either)." + expiry))
                 .map(found -> {
+                    IntentResult arrived = answer.isDone() && !answer.isCompletedExceptionally() ? answer.join() : null;
+                    if (arrived != null) {
+                        return arrived;
+                    }
                     if (found == null) {
                         throw ApiError.unavailable(unanswered + ", and none has recorded it." + expiry);
+                    }
+                    if (found.getAccepted() && found.getNode() == null && !(intent.getCommand() instanceof DeleteNode)) {
+                        throw ApiError.notFound("Request " + intent.getIntentId() + " was applied to node "
+                                + intent.getNodeUuid() + ", which has been deleted since.");
                     }
                     return found;
                 });

@@ -81,9 +81,13 @@ record ProvisionStateRequest(ProvisionAction command) {
      * meta_data, network_data, user_data and (1.59) vendor_data to build one from. Anything else is 400.
      */
     private static String configDrive(JsonNode value, String target, ApiVersion version) {
+        if (!(value == null || value.isNull() || value.isTextual() || value.isObject())) {
+            // Ironic's args.types(None, dict, str) refuses any other type before the config drive is looked at
+            throw ApiError.badRequest("Invalid configdrive format: " + RequestText.excerpt(value.toString())
+                    + " is not of type 'object', 'string', 'null'");
+        }
         if (value == null || value.isNull() || value.isTextual() && value.textValue().isEmpty()
-                || value.isContainerNode() && value.isEmpty() || value.isBoolean() && !value.booleanValue()
-                || value.isNumber() && value.doubleValue() == 0) {
+                || value.isObject() && value.isEmpty()) {
             return null; // Python-false: Ironic takes it for no config drive
         }
         boolean rebuildToo = Microversions.allows("configdrive on rebuild", version);
@@ -97,10 +101,6 @@ record ProvisionStateRequest(ProvisionAction command) {
                 throw ApiError.badRequest("Invalid configdrive format: it is neither a JSON, nor a URL, nor a base64 string");
             }
             return text;
-        }
-        if (!value.isObject()) {
-            throw ApiError.badRequest("Invalid configdrive format: " + RequestText.excerpt(value.toString())
-                    + " is not of type 'object', 'string', 'null'");
         }
         for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = entries.next();

@@ -39,6 +39,12 @@ public class PortgroupReader {
                 .map(rows -> rows.iterator().hasNext() ? of(rows.iterator().next()) : null);
     }
 
+    /** The portgroups of one node, oldest first. */
+    public Uni<List<StoredPortgroup>> ofNode(UUID node) {
+        return client.preparedQuery("SELECT " + COLUMNS + " FROM portgroups WHERE node_uuid = $1 ORDER BY id")
+                .execute(Tuple.of(node)).map(PortgroupReader::all);
+    }
+
     /** One page: the conditions' portgroups after the marker, in the sort's order ({@code id} breaking ties). */
     Uni<List<StoredPortgroup>> list(List<String> conditions, List<Object> values, UUID marker, QuerySort sort, int limit) {
         List<Object> parameters = new ArrayList<>(values);
