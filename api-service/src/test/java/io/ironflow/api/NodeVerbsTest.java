@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironflow.api.intents.RecordedAnswers;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.DeleteNode;
+import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.ProvisionAction;
@@ -20,10 +22,12 @@ import io.ironflow.schemas.Topic;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +45,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @QuarkusTest
 class NodeVerbsTest extends WithFakeConductor {
+
+    @Inject
+    RecordedAnswers recordedAnswers;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     // ---- refused by the API itself
@@ -64,7 +71,7 @@ class NodeVerbsTest extends WithFakeConductor {
     @ParameterizedTest
     @MethodSource("everyEndpoint")
     void anUnknownNodeIs404OnEveryEndpoint(String method, String path, String body) throws Exception {
-        String uuid = java.util.UUID.randomUUID().toString();
+        String uuid = UUID.randomUUID().toString();
         int before = conductor.intentsRead();
         for (String ident : List.of("no-such-node", uuid.toUpperCase(java.util.Locale.ROOT))) {
             Response response = request(body).request(method, "/v1/nodes/" + ident + path);
@@ -295,6 +302,18 @@ class NodeVerbsTest extends WithFakeConductor {
         Response conflict = request("{\"target\": \"manage\"}").put("/v1/nodes/" + refused + "/states/provision");
         assertEquals(409, conflict.statusCode(), conflict.asString());
         assertTrue(fault(conflict).get("faultstring").asText().contains("is locked"), conflict.asString());
+    }
+
+    @Test
+    void aRecordedAnswerWithoutANodeIsReadWithoutOne() {
+        // An intent that named no node that can exist is recorded with a null node_uuid (V30).
+        String intentId = UUID.randomUUID().toString();
+        NodeTable.recordAnswer(jdbcUrl, intentId, null, false, 404, "Node not-a-uuid could not be found.");
+        IntentResult recorded = recordedAnswers.find(intentId).await().atMost(Duration.ofSeconds(10));
+        assertEquals(404, recorded.getCode());
+        assertEquals("", recorded.getNodeUuid());
+        assertNull(recorded.getNode());
+        assertNull(recordedAnswers.find(UUID.randomUUID().toString()).await().atMost(Duration.ofSeconds(10)));
     }
 
     @Test

@@ -41,10 +41,12 @@ class ProcessedIntents implements RecordedAnswers {
                         return Uni.createFrom().nullItem();
                     }
                     Row row = rows.iterator().next();
-                    String node = row.getString(0);
-                    return withPortsAndPortgroups(node).map(now -> IntentResult.newBuilder()
+                    String node = row.getString(0); // null: the intent named no node that can exist (V30)
+                    Uni<io.ironflow.events.NodeSnapshot> current = node == null ? Uni.createFrom().nullItem()
+                            : withPortsAndPortgroups(node);
+                    return current.map(now -> IntentResult.newBuilder()
                             .setIntentId(intentId)
-                            .setNodeUuid(node)
+                            .setNodeUuid(node == null ? "" : node)
                             .setAccepted(row.getBoolean(1))
                             .setCode(row.getInteger(2))
                             .setErrorMessage(row.getString(3))

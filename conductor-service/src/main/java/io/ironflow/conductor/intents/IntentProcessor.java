@@ -192,17 +192,17 @@ public class IntentProcessor {
                         + " nothing was changed, try again.")
                 : new Rejection(500, "The conductor failed to apply the request to node " + intent.getNodeUuid()
                         + " and changed nothing; the conductor's log has the details of intent " + intent.getIntentId() + ".");
-        return answerUnapplied(intent, answer);
+        return answerUnapplied(intent, () -> answer);
     }
 
     /**
      * Answers {@code answer} without applying the intent, in a transaction of its own; an intent answered before is
-     * answered again as it was.
+     * answered again as it was (and {@code answer} is not asked for).
      */
-    private Uni<Outcome> answerUnapplied(NodeIntent intent, Rejection answer) {
+    private Uni<Outcome> answerUnapplied(NodeIntent intent, Supplier<Rejection> answer) {
         return inTransaction(() -> LockedNode.answerOnly(intent.getIntentId())
                 .flatMap(previous -> previous.answered() != null ? answerAgain(intent, previous.answered())
-                        : rejected(intent, answer).flatMap(outcome -> record(intent, outcome))));
+                        : rejected(intent, answer.get()).flatMap(outcome -> record(intent, outcome))));
     }
 
     /**
@@ -210,11 +210,11 @@ public class IntentProcessor {
      * its client 503 by then, and the client may have sent it again. It is answered 503 and changes nothing.
      */
     private Uni<Outcome> answerExpired(NodeIntent intent) {
-        return answerUnapplied(intent, expiry(intent));
+        return answerUnapplied(intent, () -> expiry(intent)); // logged only when it is the answer
     }
 
     /**
-     * The refusal of an expired intent. Checked when an attempt starts and again once it holds its node's row (or
+     * The refusal of an expired intent, logged: ask for it only where it is the answer. Checked when an attempt starts and again once it holds its node's row (or
      * knows its creation is new): a wait for the lock must not carry an attempt past notAfter into a commit the API
      * no longer expects.
      */
