@@ -3,6 +3,7 @@ package io.ironflow.conductor.messaging;
 import io.ironflow.conductor.metrics.ConductorMetrics;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.mutiny.CompositeException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -42,10 +44,15 @@ import org.jboss.logging.Logger;
  * One relay publishes at a time across all conductors (a PostgreSQL advisory lock), which keeps every node's
  * records in order; publishing is at least once, so consumers dedupe on the {@code ce_id} header.
  * <p>
- * The relay works on the plain reactive client, not Hibernate: three statements per batch (lock, read, one
- * DELETE for the whole batch) and no session or query-plan cache on the hot path. Rows hold the bytes as they go
- * on the topic ({@link Outbox}), so nothing is decoded or encoded here; only rows written by an older conductor
- * (Avro single-object encoding, which starts with 0xC3 0x01) are decoded and framed for the registry first.
+ * The relay works on the plain reactive client, not Hibernate, in two round trips per batch: {@code BEGIN} with
+ * the read (which takes the lock), then, once the broker has acknowledged the batch, the batch's one
+ * {@code DELETE} with {@code COMMIT}. A drain is on every answer's path (an intent's answer waits for the next
+ * drain to reach the broker), so each wait a drain saves is taken off every request. Its commit is asynchronous
+ * ({@code synchronous_commit} off for the relay's transaction alone): a delete lost in a database crash only
+ * publishes its rows again, which consumers dedupe, and any later durable commit flushes it first (the WAL is
+ * flushed in order). Rows hold the bytes as they go on the topic ({@link Outbox}), so nothing is decoded or
+ * encoded here; only rows written by an older conductor (Avro single-object encoding, which starts with 0xC3
+ * 0x01) are decoded and framed for the registry first.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -113,15 +120,27 @@ public class OutboxRelay {
         });
     }
 
+    /**
+     * The next batch, if this relay takes the lock: one statement, sent right behind {@code BEGIN}. The lock's
+     * CTE is volatile, so PostgreSQL evaluates it once and never inlines it; without the lock it yields no rows.
+     */
+    private static final String READ_BATCH = "WITH relay AS (SELECT pg_try_advisory_xact_lock($1) AS locked,"
+            + " set_config('synchronous_commit', 'off', true))"
+            + " SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at FROM outbox, relay"
+            + " WHERE relay.locked ORDER BY seq LIMIT $2";
+
     /** Publishes up to one batch and returns how many records it published. */
     Uni<Integer> publishBatch() {
-        return pool.withTransaction(connection -> connection
-                .preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(ADVISORY_LOCK))
-                .flatMap(locked -> !locked.iterator().next().getBoolean(0)
-                        ? Uni.createFrom().item(0)
-                        : connection.preparedQuery("SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at FROM outbox ORDER BY seq LIMIT $1")
-                                .execute(Tuple.of(batchSize))
-                                .flatMap(rows -> publishAndDelete(connection, rows))));
+        return pool.withConnection(connection -> {
+            // Both sent now, without waiting for BEGIN's answer: the client pipelines them, PostgreSQL runs them in order.
+            var begun = connection.query("BEGIN").execute().subscribeAsCompletionStage();
+            var batch = connection.preparedQuery(READ_BATCH).execute(Tuple.of(ADVISORY_LOCK, batchSize))
+                    .subscribeAsCompletionStage();
+            return Uni.createFrom().completionStage(begun)
+                    .flatMap(x -> Uni.createFrom().completionStage(batch))
+                    .flatMap(rows -> publishAndDelete(connection, rows))
+                    .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
+        });
     }
 
     /**
@@ -131,7 +150,7 @@ public class OutboxRelay {
      */
     private Uni<Integer> publishAndDelete(SqlConnection connection, RowSet<Row> rows) {
         if (rows.size() == 0) {
-            return Uni.createFrom().item(0);
+            return connection.query("COMMIT").execute().replaceWith(0);
         }
         List<Uni<Void>> sends = new ArrayList<>(rows.size());
         Long[] seqs = new Long[rows.size()];
@@ -150,13 +169,21 @@ public class OutboxRelay {
                         return null;
                     }));
         }
-        return Uni.join().all(sends).andFailFast()
-                .flatMap(acked -> dead.isEmpty() ? Uni.createFrom().voidItem()
-                        : connection.preparedQuery("INSERT INTO outbox_dead_letters (seq, id, aggregateid, type, payload,"
-                                + " created_at, reason) SELECT seq, id, aggregateid, type, payload, created_at, $2 FROM outbox"
-                                + " WHERE seq = $1").executeBatch(dead).replaceWithVoid())
-                .flatMap(moved -> connection.preparedQuery("DELETE FROM outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs)))
-                .map(deleted -> seqs.length);
+        return Uni.join().all(sends).andFailFast().flatMap(acked -> {
+            // Sent together; a statement that fails makes PostgreSQL answer the COMMIT behind it with a rollback.
+            List<CompletionStage<?>> ending = new ArrayList<>(3);
+            if (!dead.isEmpty()) {
+                ending.add(connection.preparedQuery("INSERT INTO outbox_dead_letters (seq, id, aggregateid, type, payload,"
+                        + " created_at, reason) SELECT seq, id, aggregateid, type, payload, created_at, $2 FROM outbox"
+                        + " WHERE seq = $1").executeBatch(dead).subscribeAsCompletionStage());
+            }
+            ending.add(connection.preparedQuery("DELETE FROM outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs))
+                    .subscribeAsCompletionStage());
+            ending.add(connection.query("COMMIT").execute().subscribeAsCompletionStage());
+            return Uni.join().all(ending.stream().map(stage -> Uni.createFrom().completionStage(stage)).toList())
+                    .andCollectFailures()
+                    .onFailure(CompositeException.class).transform(e -> ((CompositeException) e).getCauses().get(0));
+        }).map(ended -> seqs.length);
     }
 
     /**
