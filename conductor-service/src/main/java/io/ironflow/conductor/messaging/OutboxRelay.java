@@ -44,8 +44,8 @@ import org.jboss.logging.Logger;
  * One relay publishes at a time across all conductors (a PostgreSQL advisory lock), which keeps every node's
  * records in order; publishing is at least once, so consumers dedupe on the {@code ce_id} header.
  * <p>
- * The relay works on the plain reactive client, not Hibernate, in two round trips per batch: {@code BEGIN} with
- * the read (which takes the lock), then, once the broker has acknowledged the batch, the batch's one
+ * The relay works on the plain reactive client, not Hibernate, in two round trips per batch: {@code BEGIN}, the
+ * lock and the read together, then, once the broker has acknowledged the batch, the batch's one
  * {@code DELETE} with {@code COMMIT}. A drain is on every answer's path (an intent's answer waits for the next
  * drain to reach the broker), so each wait a drain saves is taken off every request. Its commit is asynchronous
  * ({@code synchronous_commit} off for the relay's transaction alone): a delete lost in a database crash only
@@ -121,22 +121,29 @@ public class OutboxRelay {
     }
 
     /**
-     * The next batch, if this relay takes the lock: one statement, sent right behind {@code BEGIN}. The lock's
-     * CTE is volatile, so PostgreSQL evaluates it once and never inlines it; without the lock it yields no rows.
+     * Takes the relays' lock if it is free, and makes this transaction's commit asynchronous; whether the lock was
+     * taken is kept in a transaction-local setting for {@link #READ_BATCH}.
      */
-    private static final String READ_BATCH = "WITH relay AS (SELECT pg_try_advisory_xact_lock($1) AS locked,"
-            + " set_config('synchronous_commit', 'off', true))"
-            + " SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at FROM outbox, relay"
-            + " WHERE relay.locked ORDER BY seq LIMIT $2";
+    private static final String TRY_LOCK = "SELECT set_config('ironflow.relay_locked', pg_try_advisory_xact_lock($1)::text, true),"
+            + " set_config('synchronous_commit', 'off', true)";
+
+    /**
+     * The next batch, if the lock was taken. A statement of its own, after the lock's: a statement reads the rows
+     * committed before it began, so a read in the lock's own statement could still see rows that another relay
+     * published and deleted while this one waited for its turn, and publish a node's older record after its newer.
+     */
+    private static final String READ_BATCH = "SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at"
+            + " FROM outbox WHERE current_setting('ironflow.relay_locked')::boolean ORDER BY seq LIMIT $1";
 
     /** Publishes up to one batch and returns how many records it published. */
     Uni<Integer> publishBatch() {
         return pool.withConnection(connection -> {
-            // Both sent now, without waiting for BEGIN's answer: the client pipelines them, PostgreSQL runs them in order.
+            // All three sent now, without waiting for an answer: the client pipelines them, PostgreSQL runs them in order.
             var begun = connection.query("BEGIN").execute().subscribeAsCompletionStage();
-            var batch = connection.preparedQuery(READ_BATCH).execute(Tuple.of(ADVISORY_LOCK, batchSize))
-                    .subscribeAsCompletionStage();
+            var locked = connection.preparedQuery(TRY_LOCK).execute(Tuple.of(ADVISORY_LOCK)).subscribeAsCompletionStage();
+            var batch = connection.preparedQuery(READ_BATCH).execute(Tuple.of(batchSize)).subscribeAsCompletionStage();
             return Uni.createFrom().completionStage(begun)
+                    .flatMap(x -> Uni.createFrom().completionStage(locked))
                     .flatMap(x -> Uni.createFrom().completionStage(batch))
                     .flatMap(rows -> publishAndDelete(connection, rows))
                     .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
