@@ -66,19 +66,26 @@ public class OutboxRelay {
     private final Vertx vertx;
     private final int batchSize;
     private final ConductorMetrics metrics;
+    private final long pollIntervalMs;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean pending = new AtomicBoolean();
+
+    /** What {@link #publishBatch} yields when another conductor's relay held the lock. */
+    static final int NOT_LOCKED = -1;
+    private static final long FIRST_LOCK_RETRY_MS = 5;
 
     @Inject
     OutboxRelay(@Channel("outbox") MutinyEmitter<Object> emitter,
             Pool pool,
             Vertx vertx,
             @ConfigProperty(name = "ironflow.conductor.outbox.batch-size") int batchSize,
+            @ConfigProperty(name = "ironflow.conductor.outbox.poll-interval") Duration pollInterval,
             ConductorMetrics metrics) {
         this.emitter = emitter;
         this.pool = pool;
         this.vertx = vertx;
         this.batchSize = batchSize;
+        this.pollIntervalMs = pollInterval.toMillis();
         this.metrics = metrics;
     }
 
@@ -102,12 +109,24 @@ public class OutboxRelay {
     }
 
     private void drain() {
+        drain(FIRST_LOCK_RETRY_MS);
+    }
+
+    /**
+     * Publishes batches until the outbox is empty. While another conductor's relay holds the lock, that relay
+     * publishes only the rows it read, and rows committed here meanwhile would wait for the next tick: this relay
+     * tries again after {@code lockRetryMs}, doubling, and leaves it to the tick once the wait would be as long.
+     */
+    private void drain(long lockRetryMs) {
         pending.set(false);
         // Bounded: a broker or database that stops answering fails this drain (its transaction is ended by the
         // database's idle-in-transaction timeout) and the next tick tries again; records go out at least once.
         publishBatch().ifNoItem().after(DRAIN_DEADLINE).fail().subscribe().with(published -> {
-            if (published == batchSize || pending.get()) {
-                drain();
+            if (published == NOT_LOCKED && lockRetryMs < pollIntervalMs) {
+                metrics.relayLockBusy();
+                vertx.setTimer(lockRetryMs, id -> drain(lockRetryMs * 2));
+            } else if (published == batchSize || pending.get()) {
+                drain(FIRST_LOCK_RETRY_MS);
             } else {
                 draining.set(false);
                 if (pending.get()) { // a wake-up that raced with the end of this drain
@@ -135,7 +154,7 @@ public class OutboxRelay {
     private static final String READ_BATCH = "SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at"
             + " FROM outbox WHERE current_setting('ironflow.relay_locked')::boolean ORDER BY seq LIMIT $1";
 
-    /** Publishes up to one batch and returns how many records it published. */
+    /** Publishes up to one batch and returns how many records it published, or {@link #NOT_LOCKED}. */
     Uni<Integer> publishBatch() {
         return pool.withConnection(connection -> {
             // All three sent now, without waiting for an answer: the client pipelines them, PostgreSQL runs them in order.
@@ -144,8 +163,9 @@ public class OutboxRelay {
             var batch = connection.preparedQuery(READ_BATCH).execute(Tuple.of(batchSize)).subscribeAsCompletionStage();
             return Uni.createFrom().completionStage(begun)
                     .flatMap(x -> Uni.createFrom().completionStage(locked))
-                    .flatMap(x -> Uni.createFrom().completionStage(batch))
-                    .flatMap(rows -> publishAndDelete(connection, rows))
+                    .flatMap(lock -> Uni.createFrom().completionStage(batch)
+                            .flatMap(rows -> publishAndDelete(connection, rows))
+                            .map(published -> Boolean.parseBoolean(lock.iterator().next().getString(0)) ? published : NOT_LOCKED))
                     .onFailure().call(failure -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
         });
     }

@@ -34,6 +34,7 @@ public class ConductorMetrics {
     private final DistributionSummary transactionIntents;
     private final Counter sharedRollbacks;
     private final Counter lockRetries;
+    private final Counter relayLockBusy;
     private final Counter takeovers;
 
     private record Received(String command) {
@@ -62,6 +63,7 @@ public class ConductorMetrics {
         sharedRollbacks = registry.counter("ironflow.conductor.transaction.shared.rollbacks");
         // Served at 0 from the start, so a rate() over them works before the first event.
         lockRetries = registry.counter("ironflow.conductor.node.lock.retries");
+        relayLockBusy = registry.counter("ironflow.conductor.outbox.relay.lock.busy");
         takeovers = registry.counter("ironflow.conductor.takeovers");
     }
 
@@ -126,6 +128,16 @@ public class ConductorMetrics {
     /** An intent found its node reserved and will try again. */
     public void lockRetry() {
         lockRetries.increment();
+    }
+
+    /** The outbox relay found the relays' lock held by another conductor's and will try again. */
+    public void relayLockBusy() {
+        relayLockBusy.increment();
+    }
+
+    /** How many times the relay found the lock held (for tests and the metrics endpoint alike). */
+    public double relayLockBusyCount() {
+        return relayLockBusy.count();
     }
 
     /** A node was failed because it waited in {@code state} longer than the wait timeout. */
