@@ -149,7 +149,8 @@ public class OutboxRelay {
     /**
      * The next batch, if the lock was taken. A statement of its own, after the lock's: a statement reads the rows
      * committed before it began, so a read in the lock's own statement could still see rows that another relay
-     * published and deleted while this one waited for its turn, and publish a node's older record after its newer.
+     * published and deleted between that statement's start and its taking the lock, and publish them again after a
+     * node's newer record.
      */
     private static final String READ_BATCH = "SELECT seq, id, aggregateid, type, payload, traceparent, transition, created_at"
             + " FROM outbox WHERE current_setting('ironflow.relay_locked')::boolean ORDER BY seq LIMIT $1";
