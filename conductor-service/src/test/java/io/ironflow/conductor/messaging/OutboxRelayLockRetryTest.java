@@ -14,7 +14,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
@@ -54,7 +53,7 @@ class OutboxRelayLockRetryTest {
             try (Statement lock = otherRelay.createStatement()) {
                 lock.execute("SELECT pg_advisory_xact_lock(" + 0x1F10_0B0CL + ")");
             }
-            insert(key);
+            Sql.insertOutboxRow(key, Topic.NODE_EVENTS.topicName(), "retried".getBytes(StandardCharsets.UTF_8));
             double busy = metrics.relayLockBusyCount();
             relay.wakeUp(); // as the commit that wrote the row would
             // tried, found the lock held, and tried again, with no tick (and nothing else) waking it
@@ -63,16 +62,5 @@ class OutboxRelayLockRetryTest {
             otherRelay.rollback(); // the other relay's drain ends
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(Sql.query(ours)));
-    }
-
-    private static void insert(String key) throws Exception {
-        try (Connection c = Sql.connect(); PreparedStatement row = c.prepareStatement("INSERT INTO outbox"
-                + " (id, aggregatetype, aggregateid, type, payload, created_at) VALUES (?, 'node', ?, ?, ?, now())")) {
-            row.setObject(1, UUID.randomUUID());
-            row.setString(2, key);
-            row.setString(3, Topic.NODE_EVENTS.topicName());
-            row.setBytes(4, "retried".getBytes(StandardCharsets.UTF_8));
-            row.executeUpdate();
-        }
     }
 }

@@ -14,7 +14,6 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +47,7 @@ class OutboxRelayTest {
             try (Statement lock = otherRelay.createStatement()) {
                 lock.execute("SELECT pg_advisory_xact_lock(" + RELAYS_LOCK + ")");
             }
-            insert(key);
+            Sql.insertOutboxRow(key, Topic.NODE_EVENTS.topicName(), "relayed".getBytes(StandardCharsets.UTF_8));
             assertEquals(OutboxRelay.NOT_LOCKED, relay.publishBatch().await().atMost(Duration.ofSeconds(10)));
             assertEquals("1", Sql.query("SELECT count(*) FROM outbox WHERE aggregateid = '" + key + "'"));
             // The drain's transaction ended with it: none of the conductor's sessions is left inside one
@@ -67,7 +66,7 @@ class OutboxRelayTest {
         // The tests' PostgreSQL is not durable (synchronous_commit off for all): every connection of the pool is
         // set to on first, so that a drain which changed its connection's setting, not its transaction's, shows.
         assertEquals(List.of("on"), onEveryConnection("SET synchronous_commit = on", "SHOW synchronous_commit"));
-        insert(UUID.randomUUID().toString());
+        Sql.insertOutboxRow(UUID.randomUUID().toString(), Topic.NODE_EVENTS.topicName(), "relayed".getBytes(StandardCharsets.UTF_8));
         relay.publishBatch().await().atMost(Duration.ofSeconds(30));
         assertEquals(List.of("on"), onEveryConnection("SHOW synchronous_commit"));
     }
@@ -95,17 +94,6 @@ class OutboxRelayTest {
             return answers.stream().distinct().toList();
         } finally {
             held.forEach(connection -> connection.closeAndAwait());
-        }
-    }
-
-    private static void insert(String key) throws Exception {
-        try (Connection c = Sql.connect(); PreparedStatement row = c.prepareStatement("INSERT INTO outbox"
-                + " (id, aggregatetype, aggregateid, type, payload, created_at) VALUES (?, 'node', ?, ?, ?, now())")) {
-            row.setObject(1, UUID.randomUUID());
-            row.setString(2, key);
-            row.setString(3, Topic.NODE_EVENTS.topicName());
-            row.setBytes(4, "relayed".getBytes(StandardCharsets.UTF_8));
-            row.executeUpdate();
         }
     }
 }
