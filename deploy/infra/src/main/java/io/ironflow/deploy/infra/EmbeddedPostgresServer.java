@@ -10,6 +10,8 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,6 +51,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             host    all   all   ::1/128        scram-sha-256
             """;
 
+    /** How long pg_ctl -w waits for a starting server before it gives up (its default). */
+    private static final Duration PG_CTL_WAIT = Duration.ofSeconds(60);
+
     private final EmbeddedPostgres postgres;
     private final SecretFile secrets;
 
@@ -62,7 +67,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         SecretFile secrets = SecretFile.open(dataDir.resolve("secrets").resolve("database.properties"),
                 SUPERUSER_PASSWORD, OWNER_PASSWORD, READER_PASSWORD);
         Path data = dataDir.resolve("postgres");
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setPort(port)
                 .setDataDirectory(data)
                 .setCleanDataDirectory(false)
@@ -78,8 +83,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     if (Files.exists(data.resolve(PASSWORDS_SET))) {
                         writeHba(data);
                     }
-                })
-                .start();
+                });
+        Instant attempt = Instant.now();
+        EmbeddedPostgres postgres;
+        try {
+            postgres = builder.start();
+        } catch (IOException | RuntimeException e) {
+            stopServerStartedSince(data, attempt);
+            throw e;
+        }
         EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, secrets);
         try {
             server.createDatabaseAndRoles(data);
@@ -172,29 +184,54 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     /**
+     * After zonky failed to start: stops the server its {@code pg_ctl start} launched since {@code attempt}, if any.
+     * zonky registers the shutdown hook that would stop it only after pg_ctl has daemonized it, and during the
+     * JVM's shutdown (Ctrl-C while the stack starts) that registration throws: the server would outlive the stack,
+     * holding its port and data directory. A server that ran before the attempt (another stack's) is not touched.
+     */
+    private static void stopServerStartedSince(Path data, Instant attempt) {
+        // pg_ctl -w exits once the server is ready or has given up: after that, postmaster.pid names the server
+        ProcessHandle.current().children()
+                .filter(p -> p.info().command().orElse("").endsWith("pg_ctl"))
+                .forEach(p -> p.onExit().completeOnTimeout(p, PG_CTL_WAIT.toSeconds(), TimeUnit.SECONDS).join());
+        // start instants come from clock ticks: a second's margin for their rounding
+        Instant since = attempt.minusSeconds(1);
+        serverOn(data).filter(p -> p.info().startInstant().map(since::isBefore).orElse(false))
+                .ifPresent(server -> stop(server, Duration.ofSeconds(10)));
+    }
+
+    /**
      * Stops a server still running on {@code data} (its postmaster.pid names a live postgres) that no
      * EmbeddedPostgresServer holds: SIGTERM, then SIGKILL once {@code grace} has passed. Does nothing when
      * none runs. pg_ctl daemonizes the server, so it is no child of the JVM that started it; its backends
      * follow their postmaster.
      */
     public static void stopLeftOver(Path data, Duration grace) {
+        serverOn(data).ifPresent(server -> stop(server, grace));
+    }
+
+    /** The live postgres that {@code data}'s postmaster.pid names, if any. */
+    private static Optional<ProcessHandle> serverOn(Path data) {
         long pid;
         try {
             pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
         } catch (IOException | RuntimeException e) {
-            return; // no pid file: no server runs there
+            return Optional.empty(); // no pid file: no server runs there
         }
-        ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("postgres")).ifPresent(server -> {
-            server.destroy();
-            try {
-                server.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                server.destroyForcibly();
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                server.destroyForcibly();
-            }
-        });
+        return ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("postgres"));
+    }
+
+    /** SIGTERM (the postmaster's smart shutdown), then SIGKILL once {@code grace} has passed. */
+    private static void stop(ProcessHandle server, Duration grace) {
+        server.destroy();
+        try {
+            server.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            server.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            server.destroyForcibly();
+        }
     }
 
     @Override
