@@ -208,6 +208,7 @@ class ActionsTest {
         assertEquals(List.of(), given().get("/api/v1.0/actions").then().extract().<List<Object>>path(
                 "findAll { it.parameters.target_nodes == ['x'] }"), "a refused action is not stored");
         airship(given().get("/api/v1.0/actions/01J0000000000000000000000Z").then(), 404, "NotFound");
+        airship(given().get("/api/v1.0/actions/01J0000000000000000000000Z/steps/destroy").then(), 404, "NotFound");
     }
 
     /**
@@ -307,6 +308,15 @@ class ActionsTest {
         assertEquals("Complete", awaitEnd(id), () -> given().get("/api/v1.0/actions/" + id).asString());
         List<String> states = given().get("/api/v1.0/actions/" + id).then().extract().path("steps.state");
         assertEquals(List.of("succeeded", "succeeded", "succeeded", "succeeded"), states);
+        // each step by its url, as Shipyard's describe step reads a task
+        String destroy = given().get("/api/v1.0/actions/" + id).then().extract().path("steps.find { it.id == 'destroy' }.url");
+        assertEquals("/actions/" + id + "/steps/destroy", destroy);
+        given().get("/api/v1.0" + destroy).then().statusCode(200).body("task_id", equalTo("destroy"))
+                .body("dag_id", equalTo("redeploy_server")).body("state", equalTo("succeeded")).body("index", equalTo(3))
+                .body("start_date", org.hamcrest.Matchers.notNullValue()).body("end_date", org.hamcrest.Matchers.notNullValue())
+                .body("duration", org.hamcrest.Matchers.greaterThanOrEqualTo(0f))
+                .body("nodes.node", equalTo(List.of("node-1"))).body("nodes.state", equalTo(List.of("succeeded")));
+        airship(given().get("/api/v1.0/actions/" + id + "/steps/reboot").then(), 404, "NotFound");
 
         JsonPath node = ironflowNode("node-1");
         assertEquals("available", node.getString("provision_state"));

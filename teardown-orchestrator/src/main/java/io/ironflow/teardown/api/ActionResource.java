@@ -7,6 +7,7 @@ import io.ironflow.policy.Principal;
 import io.ironflow.teardown.actions.Action;
 import io.ironflow.teardown.actions.ActionRequests;
 import io.ironflow.teardown.actions.ActionStore;
+import io.ironflow.teardown.actions.Lifecycle;
 import io.ironflow.teardown.status.StepFailure;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import jakarta.inject.Inject;
@@ -20,16 +21,20 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
  * Shipyard's action API: {@code POST /api/v1.0/actions} (201 with the action entity and {@code Location}; 400 for
  * a bad name or body; 409 when a pre-run validation fails or a node already has a running action),
- * {@code GET /api/v1.0/actions[/{id}]} with each step's state, times and message, and
+ * {@code GET /api/v1.0/actions[/{id}]} with each step's state, times, message and url,
+ * {@code GET /api/v1.0/actions/{id}/steps/{step}} (one step as Shipyard shows a task), and
  * {@code POST /api/v1.0/actions/{id}/control/{pause|unpause|stop}} (202, or 409 when the action's state does
  * not allow it). The action's {@code user} is the authenticated caller, its {@code context_marker} the caller's
  * X-Context-Marker if that is a UUID, else a new one.
@@ -81,6 +86,44 @@ public class ActionResource {
         return entity(action);
     }
 
+    /**
+     * Shipyard's {@code GET /api/v1.0/actions/{id}/steps/{step}}: one step, as Shipyard shows an Airflow task (its
+     * {@code task_id}, {@code dag_id} the action's name, {@code execution_date}, {@code start_date},
+     * {@code end_date}, {@code duration} in seconds, {@code state}, {@code index}, {@code notes}). A step Ironflow
+     * runs once per target node is one task over all of them, as in Shipyard: its state combined
+     * ({@link Lifecycle#combined}), from the first node's start to the last one's end, and each node's own run in
+     * {@code nodes}. 404 for an unknown action or step.
+     */
+    @GET
+    @Path("/{id}/steps/{step}")
+    public Map<String, Object> step(@PathParam("id") String id, @PathParam("step") String stepId) {
+        Action action = store.find(id);
+        if (action == null) {
+            throw StepFailure.notFound("action " + id + " does not exist");
+        }
+        List<Action.Step> runs = action.steps().stream().filter(s -> s.step().equals(stepId)).toList();
+        if (runs.isEmpty()) {
+            throw StepFailure.notFound("action " + id + " has no step " + stepId);
+        }
+        String state = Lifecycle.combined(runs.stream().map(Action.Step::status).toList());
+        Instant started = runs.stream().map(Action.Step::startedAt).filter(Objects::nonNull).min(Instant::compareTo).orElse(null);
+        boolean done = !state.equals(Lifecycle.STEP_RUNNING) && !state.equals(Lifecycle.STEP_PENDING);
+        Instant finished = done ? runs.stream().map(Action.Step::finishedAt).filter(Objects::nonNull).max(Instant::compareTo)
+                .orElse(null) : null;
+        Map<String, Object> step = new LinkedHashMap<>();
+        step.put("task_id", stepId);
+        step.put("dag_id", action.name());
+        step.put("execution_date", action.createdAt().toString());
+        step.put("start_date", text(started));
+        step.put("end_date", text(finished));
+        step.put("duration", started == null || finished == null ? null : Duration.between(started, finished).toMillis() / 1000.0);
+        step.put("state", state);
+        step.put("index", stepIndex(action, stepId));
+        step.put("nodes", runs.stream().filter(s -> s.node() != null).map(ActionResource::run).toList());
+        step.put("notes", List.of());
+        return step;
+    }
+
     @POST
     @Path("/{id}/control/{verb}")
     public Response control(@PathParam("id") String id, @PathParam("verb") String verb) {
@@ -122,14 +165,35 @@ public class ActionResource {
             Map<String, Object> step = new LinkedHashMap<>();
             step.put("index", s.seq());
             step.put("id", s.step());
+            step.put("url", "/actions/" + action.id() + "/steps/" + s.step());
             step.put("node", s.node());
             step.put("state", s.status());
-            step.put("started", s.startedAt() == null ? null : s.startedAt().toString());
-            step.put("finished", s.finishedAt() == null ? null : s.finishedAt().toString());
+            step.put("started", text(s.startedAt()));
+            step.put("finished", text(s.finishedAt()));
             step.put("message", s.message());
             return step;
         }).toList());
         return entity;
+    }
+
+    /** One node's run of a step. */
+    private static Map<String, Object> run(Action.Step s) {
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("node", s.node());
+        run.put("state", s.status());
+        run.put("started", text(s.startedAt()));
+        run.put("finished", text(s.finishedAt()));
+        run.put("message", s.message());
+        return run;
+    }
+
+    /** A task's place among the action's distinct steps, from 1, as Shipyard numbers a DAG's tasks. */
+    private static int stepIndex(Action action, String stepId) {
+        return action.steps().stream().map(Action.Step::step).distinct().toList().indexOf(stepId) + 1;
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
     }
 
 }
