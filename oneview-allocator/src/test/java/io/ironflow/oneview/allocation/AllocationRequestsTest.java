@@ -341,9 +341,14 @@ class AllocationRequestsTest {
      */
     @Test
     void aRequestQueuedWhenItsPartitionIsRevokedRunsOnceNotAgainFromTheOldAssignment() {
-        String node = UUID.randomUUID().toString();
+        // The joiner must take the node's partition: were it left to the allocator, the allocator would take the
+        // uncommitted records again at once and answer them (rightly) once per assignment. The range assignor
+        // gives the member whose id sorts last (the joiner's client.id, "~...") the upper half of the partitions.
+        String node = nodeInUpperHalfOfPartitions(Topic.ALLOCATION_REQUESTS);
         String hardware = hardwareUri(114);
-        fault(Map.of("type", "slow-task", "task", "Create", "millis", 2000));
+        // The APPLY outlasts the rebalance, so the POWER is still queued behind it when its partition is revoked
+        // (at 2 s, a slow machine's rebalance came after the POWER had run: answered by both assignments).
+        fault(Map.of("type", "slow-task", "task", "Create", "millis", 8000));
         AllocationRequest apply = request(node, AllocationAction.APPLY, AllocationPurpose.DEPLOY, hardware, null);
         AllocationRequest powerOn = power(node, hardware, "power on");
         powerOn.setDeadline(Instant.now().plusSeconds(120));
@@ -356,6 +361,7 @@ class AllocationRequestsTest {
         Map<String, Object> joiner = Map.of(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, "ironflow-oneview-allocator",
+                org.apache.kafka.clients.consumer.ConsumerConfig.CLIENT_ID_CONFIG, "~rebalance-joiner",
                 org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
                 org.apache.kafka.clients.consumer.ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName(),
@@ -368,6 +374,11 @@ class AllocationRequestsTest {
                         other.poll(Duration.ofMillis(200)); // takes part in the rebalance; commits nothing
                         return !other.assignment().isEmpty();
                     });
+            var partition = new org.apache.kafka.common.TopicPartition(Topic.ALLOCATION_REQUESTS.topicName(),
+                    partitionOf(node, Topic.ALLOCATION_REQUESTS.partitions()));
+            assertTrue(other.assignment().contains(partition), "the joiner holds the node's " + partition + ": " + other.assignment());
+            assertTrue(powerCalls(before).stream().noneMatch(c -> c.startsWith(hardware + "/powerState")),
+                    "the POWER ran before its partition was revoked: the APPLY must outlast the rebalance");
         } // leaving: the allocator gets every partition back, and the uncommitted records again
 
         java.util.function.Function<String, Long> answers = id -> allocationResults.await(Duration.ofSeconds(1), r -> false)
@@ -379,6 +390,21 @@ class AllocationRequestsTest {
         assertEquals(1, powerCalls(before).stream().filter(c -> c.startsWith(hardware + "/powerState")).count(),
                 "OneView powered the server on once: " + powerCalls(before));
         assertEquals("On", get(hardware).getString("powerState"));
+    }
+
+    /** A node uuid whose partition of {@code topic} (the producer's: murmur2 of the key) is in its upper half. */
+    private static String nodeInUpperHalfOfPartitions(Topic topic) {
+        while (true) {
+            String node = UUID.randomUUID().toString();
+            if (partitionOf(node, topic.partitions()) >= (topic.partitions() + 1) / 2) {
+                return node;
+            }
+        }
+    }
+
+    private static int partitionOf(String key, int partitions) {
+        byte[] bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(bytes)) % partitions;
     }
 
     /**
