@@ -360,6 +360,35 @@ class NodeVerbsTest extends WithFakeConductor {
         assertEquals(JSON.readTree(patch), JSON.readTree(((UpdateNode) single(uuid).getCommand()).getPatch()));
     }
 
+    /**
+     * reset_interfaces (1.45) only with a change of /driver: without one 400, not a boolean 400, below 1.45 406, and
+     * in each case nothing is sent; with one the patch goes to the conductor as given.
+     */
+    @Test
+    void resetInterfacesGoesOnlyWithAChangeOfTheDriver() throws Exception {
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));
+        String driver = "[{\"op\": \"replace\", \"path\": \"/driver\", \"value\": \"oneview\"}]";
+        Response noDriver = request("[{\"op\": \"add\", \"path\": \"/extra/a\", \"value\": 1}]")
+                .queryParam("reset_interfaces", "true").patch("/v1/nodes/" + uuid);
+        assertEquals(400, noDriver.statusCode(), noDriver.asString());
+        assertEquals("The reset_interfaces parameter can only be used when changing the node's driver.",
+                fault(noDriver).get("faultstring").asText());
+        Response notABoolean = request(driver).queryParam("reset_interfaces", "maybe").patch("/v1/nodes/" + uuid);
+        assertEquals(400, notABoolean.statusCode(), notABoolean.asString());
+        Response tooOld = io.restassured.RestAssured.given().header(Api.VERSION_HEADER, "1.44").contentType("application/json")
+                .body(driver).queryParam("reset_interfaces", "true").patch("/v1/nodes/" + uuid);
+        assertEquals(406, tooOld.statusCode(), tooOld.asString());
+        assertTrue(fault(tooOld).get("faultstring").asText().contains("reset_interfaces"), tooOld.asString());
+        assertEquals(List.of(), conductor.intentsFor(uuid));
+
+        NodeSnapshot after = NodeSnapshot.newBuilder(snapshot(uuid, "enroll")).setDriver("oneview").build();
+        conductor.answer(uuid, intent -> FakeConductor.accepted(intent, 200, after));
+        Response changed = request(driver).queryParam("reset_interfaces", "True").patch("/v1/nodes/" + uuid);
+        assertEquals(200, changed.statusCode(), changed.asString());
+        assertEquals("oneview", JSON.readTree(changed.asString()).get("driver").asText());
+        assertEquals(JSON.readTree(driver), JSON.readTree(((UpdateNode) single(uuid).getCommand()).getPatch()));
+    }
+
     @Test
     void anAcceptedDeleteIs204() {
         String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named(null));

@@ -3,6 +3,7 @@ package io.ironflow.api.nodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironflow.api.QueryBooleans;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.errors.RequestText;
 import io.ironflow.api.versions.ApiVersion;
@@ -21,10 +22,20 @@ record NodePatchRequest(UpdateNode command) {
     private static final Set<String> OPS = Set.of("add", "remove", "replace");
     private static final Set<String> MEMBERS = Set.of("op", "path", "value");
 
-    static NodePatchRequest parse(String ident, String body, ApiVersion version) {
+    /**
+     * {@code resetInterfaces} is the request's {@code reset_interfaces} (null when absent): Ironic's (1.45) reset of
+     * the node's interfaces to the new driver's defaults, allowed only with a change of /driver. A node's
+     * interfaces here are always its driver's, so they follow a new driver whether or not it is given.
+     */
+    static NodePatchRequest parse(String ident, String body, ApiVersion version, String resetInterfaces) {
+        if (resetInterfaces != null) {
+            QueryBooleans.parse(resetInterfaces, "Invalid value for reset_interfaces: "); // checked first, as Ironic's args
+            Microversions.requireFeature("the parameter \"reset_interfaces\"", version);
+        }
         if (!(JsonBody.parse(body) instanceof ArrayNode patch) || patch.isEmpty()) {
             throw ApiError.badRequest("The request body must be a non-empty JSON Patch (RFC 6902) array of operations.");
         }
+        boolean driverChanged = false;
         for (JsonNode operation : patch) {
             check(operation);
             String[] path = operation.get("path").asText().substring(1).split("/", 2);
@@ -33,6 +44,10 @@ record NodePatchRequest(UpdateNode command) {
             if (path.length == 1 && operation.has("value") && !operation.get("op").asText().equals("remove")) {
                 checkValue(ident, path[0], operation.get("value"));
             }
+            driverChanged |= path.length == 1 && path[0].equals("driver");
+        }
+        if (resetInterfaces != null && !driverChanged) { // Ironic's message
+            throw ApiError.badRequest("The reset_interfaces parameter can only be used when changing the node's driver.");
         }
         return new NodePatchRequest(UpdateNode.newBuilder().setPatch(patch.toString()).build());
     }

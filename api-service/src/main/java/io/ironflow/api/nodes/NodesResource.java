@@ -96,7 +96,8 @@ public class NodesResource {
     @Path("/{ident}")
     @Consumes(MediaType.WILDCARD)
     public Uni<Map<String, Object>> update(@PathParam("ident") String ident, String body, @Context UriInfo uri) {
-        NodePatchRequest request = NodePatchRequest.parse(ident, body, version.get());
+        NodePatchRequest request = NodePatchRequest.parse(ident, body, version.get(),
+                uri.getQueryParameters().getFirst("reset_interfaces"));
         Principal who = access.caller();
         return commands.send(ident, request.command())
                 .flatMap(result -> rendering(uri).map(r -> NodeDocument.full(access.redact(who, result.getNode()), r)));

@@ -115,6 +115,7 @@ public final class Microversions {
             entry("bios", 40),
             entry("bios registry fields", 74),
             entry("power timeout", 27),
+            entry("the parameter \"reset_interfaces\"", 45),
             entry("configdrive on rebuild", 35),
             entry("configdrive as a JSON object", 56),
             entry("configdrive vendor_data", 59),

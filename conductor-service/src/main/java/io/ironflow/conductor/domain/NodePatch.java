@@ -16,17 +16,19 @@ import java.util.Set;
 public final class NodePatch {
 
     /** Top-level fields a patch may set or remove. */
-    public static final Set<String> WRITABLE = Set.of("name", "description", "driver_info", "properties", "extra",
-            "instance_info", "instance_uuid", "resource_class", "owner", "lessee", "automated_clean",
+    public static final Set<String> WRITABLE = Set.of("name", "description", "driver", "driver_info", "properties",
+            "extra", "instance_info", "instance_uuid", "resource_class", "owner", "lessee", "automated_clean",
             "conductor_group", "retired", "retired_reason", "network_data", "shard");
+    /** Fields a node cannot be without (Ironic's node schema requires driver): never removed, never null. */
+    private static final Set<String> REQUIRED = Set.of("driver");
     /** Dictionaries whose members a patch may address one by one (/extra/foo). */
     private static final Set<String> DICTIONARIES = Set.of("driver_info", "properties", "extra", "instance_info",
             "network_data");
     /** Booleans Ironic also takes as text ("True", "no", ...), which is how the openstack CLI sends them. */
     private static final Set<String> BOOLEANS = Set.of("retired", "automated_clean");
     /** Fields whose value is text (or null); Ironic's API types them as strings. */
-    private static final Set<String> TEXTS = Set.of("name", "description", "instance_uuid", "resource_class", "owner",
-            "lessee", "conductor_group", "retired_reason", "shard");
+    private static final Set<String> TEXTS = Set.of("name", "description", "driver", "instance_uuid", "resource_class",
+            "owner", "lessee", "conductor_group", "retired_reason", "shard");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private NodePatch() {
@@ -124,6 +126,9 @@ public final class NodePatch {
                 }
                 document.put(field, dict);
             } else if (kind.equals("remove")) {
+                if (REQUIRED.contains(field)) { // Ironic's schema validation of the patched node
+                    throw Rejection.badRequest("Schema error for patch: '" + field + "' is a required property");
+                }
                 document.put(field, DICTIONARIES.contains(field) ? new LinkedHashMap<>() : null);
             } else {
                 if (DICTIONARIES.contains(field) && !(value instanceof Map)) {
@@ -143,7 +148,7 @@ public final class NodePatch {
         for (Map.Entry<String, Object> field : document.entrySet()) {
             Object value = field.getValue();
             String name = field.getKey();
-            boolean ok = value == null ? !DICTIONARIES.contains(name)
+            boolean ok = value == null ? !DICTIONARIES.contains(name) && !REQUIRED.contains(name)
                     : TEXTS.contains(name) ? value instanceof String
                     : DICTIONARIES.contains(name) ? value instanceof Map
                     : BOOLEANS.contains(name) ? value instanceof Boolean

@@ -23,7 +23,7 @@ import java.util.Set;
 /**
  * {@link UpdateNode}: applies a JSON patch to the node's writable fields ({@link NodePatch}); a patch that breaks a
  * rule (a malformed name or shard, retiring an available node, a retired reason without retired, a name taken,
- * driver_info of a driver not enabled) is refused and changes nothing; 200. As Ironic's node patch, a node in a
+ * a driver not enabled, or driver_info of one) is refused and changes nothing; 200. As Ironic's node patch, a node in a
  * state transition is not patched (409) unless its state allows it ({@link ProvisionState#updatableInTransition}),
  * the patch only retires or unretires it (seed 000: "as long as the node is not locked"), or it removes
  * instance_uuid from a node in maintenance; Ironflow's own services ({@link Principal#isService}) record what
@@ -88,8 +88,11 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         String name = (String) document.get("name");
         NodeNames.requireValidName(name);
         NodeSettings.requireValidShard((String) document.get("shard"));
-        if (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo)) {
-            Drivers.requireEnabled(node.driver);
+        // A driver this conductor does not have is a 400 (Ironic: NoValidHost); so is new driver_info for one.
+        String driver = (String) document.get("driver");
+        if (!driver.equals(node.driver)
+                || (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo))) {
+            Drivers.requireEnabled(driver);
         }
         Uni<Boolean> nameTaken = name == null || name.equals(node.name) ? Uni.createFrom().item(false) : NodeEntity.nameTaken(name);
         return nameTaken.flatMap(taken -> {
@@ -104,6 +107,7 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("name", node.name);
         document.put("description", node.description);
+        document.put("driver", node.driver);
         document.put("driver_info", new LinkedHashMap<>(node.driverInfo));
         document.put("properties", new LinkedHashMap<>(node.properties));
         document.put("extra", new LinkedHashMap<>(node.extra));
@@ -126,6 +130,9 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         NodeEntity node = aggregate.state();
         node.name = (String) document.get("name");
         node.description = (String) document.get("description");
+        // The node's interfaces are its driver's (a node cannot choose others): they follow the new driver, as
+        // Ironic's reset_interfaces does.
+        node.driver = (String) document.get("driver");
         node.driverInfo = new HashMap<>((Map<String, Object>) document.get("driver_info"));
         node.properties = new HashMap<>((Map<String, Object>) document.get("properties"));
         node.extra = new HashMap<>((Map<String, Object>) document.get("extra"));

@@ -55,6 +55,22 @@ class NodePatchTest {
         }
     }
 
+    /** The driver may be replaced (the conductor checks it is one it has), never removed: Ironic's schema requires it. */
+    @Test
+    void theDriverIsReplacedNeverRemoved() {
+        Map<String, Object> doc = node();
+        doc.put("driver", "fake-hardware");
+        NodePatch.apply(doc, "[{\"op\": \"replace\", \"path\": \"/driver\", \"value\": \"oneview\"}]");
+        assertEquals("oneview", doc.get("driver"));
+        Rejection removed = assertThrows(Rejection.class,
+                () -> NodePatch.apply(doc, "[{\"op\": \"remove\", \"path\": \"/driver\"}]"));
+        assertEquals(400, removed.code());
+        assertEquals("Schema error for patch: 'driver' is a required property", removed.getMessage());
+        assertEquals(400, assertThrows(Rejection.class,
+                () -> NodePatch.apply(doc, "[{\"op\": \"replace\", \"path\": \"/driver/x\", \"value\": \"y\"}]")).code());
+        assertEquals("oneview", doc.get("driver"));
+    }
+
     /** Every writable field against every JSON type it must not take: each is a 400 that names the field. */
     @Test
     void wrongTypesAreRefusedNamingTheField() {
@@ -69,6 +85,8 @@ class NodePatchTest {
                 "driver_info", new String[] {"\"text\"", "5", "[]", "null"},
                 "properties", new String[] {"true", "null"},
                 "retired", new String[] {"5", "{}", "[]"});
+        wrong = new HashMap<>(wrong);
+        wrong.put("driver", new String[] {"5", "null", "{}", "[\"fake-hardware\"]"});
         wrong.forEach((field, values) -> {
             for (String value : values) {
                 String patch = "[{\"op\": \"add\", \"path\": \"/" + field + "\", \"value\": " + value + "}]";

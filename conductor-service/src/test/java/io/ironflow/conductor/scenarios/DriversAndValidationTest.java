@@ -100,6 +100,34 @@ class DriversAndValidationTest extends ConductorScenario {
         assertEquals("{\"result\":true}", doc.get("boot").toString());
     }
 
+    /**
+     * PATCH /driver (openstack baremetal node set --driver): to a driver this conductor has, the node takes it and
+     * its interfaces (validate answers for the new driver); to one it lacks, or removed, 400 and nothing changes.
+     */
+    @Test
+    void theDriverIsChangedToOneTheConductorHasAndOnlyThat() throws Exception {
+        String node = conductor.create(Map.of());
+        IntentResult unknown = conductor.patch(node, "[{\"op\": \"replace\", \"path\": \"/driver\", \"value\": \"ipmi\"}]");
+        assertEquals(400, unknown.getCode());
+        assertTrue(unknown.getErrorMessage().contains("No valid host was found"), unknown.getErrorMessage());
+        IntentResult removed = conductor.patch(node, "[{\"op\": \"remove\", \"path\": \"/driver\"}]");
+        assertEquals(400, removed.getCode());
+        assertEquals("fake-hardware", conductor.column(node, "driver"), "a refused patch changes nothing");
+
+        IntentResult oneview = conductor.patch(node, "[{\"op\": \"replace\", \"path\": \"/driver\", \"value\": \"oneview\"}]");
+        assertEquals(200, oneview.getCode(), oneview.getErrorMessage());
+        assertEquals("oneview", oneview.getNode().getDriver());
+        assertEquals("oneview", conductor.column(node, "driver"));
+        JsonNode doc = JSON.readTree(conductor.send(node, new ValidateNode()).getValidation());
+        assertFalse(doc.at("/power/result").asBoolean(true), doc.toString());
+        assertTrue(doc.at("/power/reason").asText().contains("server_hardware_uri"), doc.toString());
+        assertEquals("{\"result\":null,\"reason\":\"not supported\"}", doc.get("bios").toString(), "oneview's interfaces");
+
+        IntentResult back = conductor.patch(node, "[{\"op\": \"replace\", \"path\": \"/driver\", \"value\": \"fake-hardware\"}]");
+        assertEquals(200, back.getCode(), back.getErrorMessage());
+        assertEquals("{\"result\":true}", JSON.readTree(conductor.send(node, new ValidateNode()).getValidation()).get("power").toString());
+    }
+
     @Test
     void validatingAnUnknownNodeIs404() {
         IntentResult result = conductor.send(UUID.randomUUID().toString(), new ValidateNode());

@@ -276,6 +276,19 @@ class OpenstackCliTest {
         assertTrue(node.get("lessee").isNull(), node.toString());
     }
 
+    @Test
+    @Order(25)
+    void setTheDriverToOneAConductorHasAndBack() throws Exception {
+        cli("baremetal", "node", "set", "n1", "--driver", "oneview", "--reset-interfaces").ok();
+        JsonNode node = show("n1");
+        assertEquals("oneview", node.get("driver").asText());
+        assertEquals("no-bios", node.get("bios_interface").asText(), "the new driver's interfaces: " + node);
+        Run unknown = cli("baremetal", "node", "set", "n1", "--driver", "ipmi").failed();
+        assertTrue(unknown.message().contains("No conductor service registered which supports driver ipmi"), unknown::toString);
+        cli("baremetal", "node", "set", "n1", "--driver", "fake-hardware").ok();
+        assertEquals("fake-hardware", show("n1").get("driver").asText());
+    }
+
     // ---------------------------------------------------------------- the deploy life cycle, with --wait
 
     @Test
