@@ -11,7 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -56,10 +59,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final SecretFile secrets;
+    private final Path data;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres, SecretFile secrets) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, SecretFile secrets, Path data) {
         this.postgres = postgres;
         this.secrets = secrets;
+        this.data = data;
     }
 
     public static EmbeddedPostgresServer start(Path dataDir, int port, boolean durable) throws IOException {
@@ -92,11 +97,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             stopServerStartedSince(data, attempt);
             throw e;
         }
-        EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, secrets);
+        EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, secrets, data);
         try {
             server.createDatabaseAndRoles(data);
         } catch (IOException | RuntimeException e) {
-            postgres.close();
+            server.close();
             throw e;
         }
         return server;
@@ -196,8 +201,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 .forEach(p -> p.onExit().completeOnTimeout(p, PG_CTL_WAIT.toSeconds(), TimeUnit.SECONDS).join());
         // start instants come from clock ticks: a second's margin for their rounding
         Instant since = attempt.minusSeconds(1);
-        serverOn(data).filter(p -> p.info().startInstant().map(since::isBefore).orElse(false))
-                .ifPresent(server -> stop(server, Duration.ofSeconds(10)));
+        serversOn(data).stream().filter(p -> p.info().startInstant().map(since::isBefore).orElse(false))
+                .forEach(server -> stop(server, Duration.ofSeconds(10)));
     }
 
     /**
@@ -207,18 +212,32 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * follow their postmaster.
      */
     public static void stopLeftOver(Path data, Duration grace) {
-        serverOn(data).ifPresent(server -> stop(server, grace));
+        serversOn(data).forEach(server -> stop(server, grace));
     }
 
-    /** The live postgres that {@code data}'s postmaster.pid names, if any. */
-    private static Optional<ProcessHandle> serverOn(Path data) {
-        long pid;
+    /**
+     * The live postmasters of {@code data}: the one its postmaster.pid names, and any postgres started with
+     * {@code -D data} (one still starting has written no pid file yet, and a stop must not miss it).
+     */
+    private static List<ProcessHandle> serversOn(Path data) {
+        Set<ProcessHandle> servers = new LinkedHashSet<>();
         try {
-            pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            ProcessHandle.of(pid).filter(EmbeddedPostgresServer::isPostgres).ifPresent(servers::add);
         } catch (IOException | RuntimeException e) {
-            return Optional.empty(); // no pid file: no server runs there
+            // no pid file (yet)
         }
-        return ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("postgres"));
+        Path dir = data.toAbsolutePath().normalize();
+        ProcessHandle.allProcesses().filter(EmbeddedPostgresServer::isPostgres).filter(p -> {
+            List<String> args = List.of(p.info().arguments().orElse(new String[0]));
+            int d = args.indexOf("-D");
+            return d >= 0 && d + 1 < args.size() && Path.of(args.get(d + 1)).toAbsolutePath().normalize().equals(dir);
+        }).forEach(servers::add);
+        return new ArrayList<>(servers);
+    }
+
+    private static boolean isPostgres(ProcessHandle process) {
+        return process.info().command().orElse("").endsWith("/postgres");
     }
 
     /** SIGTERM (the postmaster's smart shutdown), then SIGKILL once {@code grace} has passed. */
@@ -234,8 +253,18 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the server. zonky's close runs once: when its own shutdown hook ran first (Ctrl-C while the server
+     * started), its {@code pg_ctl stop} may have found no postmaster.pid yet, failed (zonky only logs it) and left
+     * this close nothing to do, with the server then running on. So whatever still runs on the data directory
+     * afterwards is stopped too.
+     */
     @Override
     public void close() throws IOException {
-        postgres.close();
+        try {
+            postgres.close();
+        } finally {
+            stopLeftOver(data, Duration.ofSeconds(10));
+        }
     }
 }

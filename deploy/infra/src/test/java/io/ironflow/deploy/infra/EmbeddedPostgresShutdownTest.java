@@ -45,6 +45,46 @@ class EmbeddedPostgresShutdownTest {
         }
     }
 
+    /**
+     * zonky's shutdown hook can close its server while it still starts: pg_ctl stop finds no postmaster.pid, fails
+     * (zonky logs it) and marks the instance closed, so a later close does nothing. Emulated by marking it closed:
+     * the server's close stops the postgres still running.
+     */
+    @Test
+    void aServerZonkyAlreadyMarkedClosedIsStoppedByClose(@TempDir Path dataDir) throws Exception {
+        EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dataDir, Ports.free(1)[0], false);
+        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
+        ProcessHandle postgres = ProcessHandle.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim())).orElseThrow();
+        try {
+            var zonky = EmbeddedPostgresServer.class.getDeclaredField("postgres");
+            zonky.setAccessible(true);
+            var closed = zonky.get(server).getClass().getDeclaredField("closed");
+            closed.setAccessible(true);
+            ((java.util.concurrent.atomic.AtomicBoolean) closed.get(zonky.get(server))).set(true);
+            server.close();
+            postgres.onExit().completeOnTimeout(postgres, 15, TimeUnit.SECONDS).join();
+            assertFalse(postgres.isAlive(), "postgres " + postgres.pid() + " still runs");
+        } finally {
+            postgres.destroyForcibly();
+        }
+    }
+
+    /** A server still starting has written no postmaster.pid yet: a stop finds it by its data directory all the same. */
+    @Test
+    void aServerWithoutItsPidFileIsFoundByItsDataDirectory(@TempDir Path dataDir) throws Exception {
+        EmbeddedPostgresServer.start(dataDir, Ports.free(1)[0], false); // closed by the stop below
+        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
+        ProcessHandle postgres = ProcessHandle.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim())).orElseThrow();
+        try {
+            Files.move(pidFile, dataDir.resolve("postmaster.pid.aside"));
+            EmbeddedPostgresServer.stopLeftOver(dataDir.resolve("postgres"), Duration.ofSeconds(10));
+            postgres.onExit().completeOnTimeout(postgres, 15, TimeUnit.SECONDS).join();
+            assertFalse(postgres.isAlive(), "postgres " + postgres.pid() + " still runs");
+        } finally {
+            postgres.destroyForcibly();
+        }
+    }
+
     /** The child JVM: exits at once, and starts a server from a shutdown hook, where the JVM is shutting down. */
     public static final class StartDuringShutdown {
 

@@ -405,7 +405,10 @@ public final class LocalStack {
         }
         // What a start-up cut short by the stop left without a handle: zonky registers a shutdown hook when it has
         // started PostgreSQL, which a stopping JVM refuses, so the server runs on and its start fails.
-        ProcessHandle.current().children().forEach(ProcessHandle::destroy);
+        List<ProcessHandle> children = ProcessHandle.current().children().toList();
+        children.forEach(ProcessHandle::destroy);
+        // a pg_ctl cut short may be forking its server: once it is gone, any server it started is found
+        children.forEach(child -> child.onExit().completeOnTimeout(child, 10, TimeUnit.SECONDS).join());
         EmbeddedPostgresServer.stopLeftOver(options.dataDir().resolve("postgres"), Duration.ofSeconds(30));
         System.out.println("Ironflow stopped.");
         System.out.flush();
