@@ -166,11 +166,7 @@ public class ActionResource {
             step.put("index", s.seq());
             step.put("id", s.step());
             step.put("url", "/actions/" + action.id() + "/steps/" + s.step());
-            step.put("node", s.node());
-            step.put("state", s.status());
-            step.put("started", text(s.startedAt()));
-            step.put("finished", text(s.finishedAt()));
-            step.put("message", s.message());
+            step.putAll(run(s));
             return step;
         }).toList());
         return entity;

@@ -206,7 +206,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     /**
-     * Stops a server still running on {@code data} (its postmaster.pid names a live postgres) that no
+     * Stops a server still running on {@code data} (found as {@link #serversOn} finds it) that no
      * EmbeddedPostgresServer holds: SIGTERM, then SIGKILL once {@code grace} has passed. Does nothing when
      * none runs. pg_ctl daemonizes the server, so it is no child of the JVM that started it; its backends
      * follow their postmaster.
