@@ -874,6 +874,67 @@ class ActionsTest {
                 + " WHERE action_id = ? RETURNING 1) UPDATE teardown.actions SET lifecycle = 'Failed' WHERE id = ? RETURNING id", id, id, id);
     }
 
+    /**
+     * Shipyard's concurrency check: a deploy_site is refused (409, naming the action) while any other action has not
+     * ended, Paused included, and every action while a deploy_site has not; nothing refused is stored. Twelve
+     * deploy_sites asked for at once never overlap: each one accepted was created after every earlier one had ended.
+     * The blocking action is another instance's (its lease), so no runner of this one moves it.
+     */
+    @Test
+    void aSiteActionRunsAloneAsShipyardsConcurrencyCheckHasIt() throws Exception {
+        siteActionSucceeded();
+        String siteAction = "{\"name\":\"deploy_site\",\"parameters\":{\"allow-intermediate-commits\":true}}";
+        String teardown = "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"concurrency-1\"]}}";
+        String blocker = io.ironflow.teardown.actions.Ulid.next();
+        sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
+                + " VALUES (?, 'redeploy_server', '{}', 'test', now(), 'Paused', now()) RETURNING id), l AS (INSERT INTO"
+                + " teardown.action_leases VALUES (?, 'another-instance', now() + interval '1 hour')) SELECT id FROM a", blocker, blocker);
+        long before = Long.parseLong(sql("SELECT count(*) FROM teardown.actions"));
+        airship(createAction(siteAction).then().body("message", org.hamcrest.Matchers.containsString(
+                "deploy_site conflicts with running redeploy_server " + blocker + " (Paused)")), 409, "Conflict");
+        sql("UPDATE teardown.actions SET name = 'deploy_site', lifecycle = 'Processing' WHERE id = ? RETURNING id", blocker);
+        airship(createAction(teardown).then().body("message", org.hamcrest.Matchers.containsString(
+                "redeploy_server conflicts with running deploy_site " + blocker)), 409, "Conflict");
+        airship(createAction(siteAction).then().body("message", org.hamcrest.Matchers.containsString(blocker)), 409, "Conflict");
+        assertEquals(before, Long.parseLong(sql("SELECT count(*) FROM teardown.actions")), "a refused action is not stored");
+        assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'concurrency-1'"));
+        sql("WITH l AS (DELETE FROM teardown.action_leases WHERE action_id = ? RETURNING 1),"
+                + " a AS (DELETE FROM teardown.actions WHERE id = ? RETURNING 1) SELECT count(*) FROM a", blocker, blocker);
+
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<CompletableFuture<Response>> asked = java.util.stream.IntStream.range(0, 12).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
+            try {
+                start.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return createAction(siteAction);
+        })).toList();
+        start.countDown();
+        List<String> accepted = new java.util.ArrayList<>();
+        for (CompletableFuture<Response> answer : asked) {
+            Response response = answer.get(60, TimeUnit.SECONDS);
+            assertTrue(Set.of(201, 409).contains(response.statusCode()), response::asString);
+            if (response.statusCode() == 201) {
+                accepted.add(response.path("id"));
+            } else {
+                airship(response.then().body("message", org.hamcrest.Matchers.containsString("deploy_site conflicts with running deploy_site")),
+                        409, "Conflict");
+            }
+        }
+        assertFalse(accepted.isEmpty(), "one of them runs");
+        for (String id : accepted) {
+            assertEquals("Complete", awaitEnd(id));
+        }
+        List<String> spans = accepted.stream().map(id -> sql("SELECT extract(epoch FROM created_at) || ' ' || extract(epoch FROM updated_at)"
+                + " FROM teardown.actions WHERE id = ?", id)).sorted(java.util.Comparator.comparing(span -> new java.math.BigDecimal(span.split(" ")[0])))
+                .toList();
+        for (int i = 1; i < spans.size(); i++) {
+            assertTrue(new java.math.BigDecimal(spans.get(i).split(" ")[0]).compareTo(new java.math.BigDecimal(spans.get(i - 1).split(" ")[1])) >= 0,
+                    "created before the one before it had ended: " + spans);
+        }
+    }
+
     @Test
     void configdocsVersionsAndTheIntermediateCommitGuard() {
         given().body("a: 1\n").post("/api/v1.0/configdocs/guard").then().statusCode(201);

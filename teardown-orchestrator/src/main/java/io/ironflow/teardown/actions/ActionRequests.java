@@ -17,7 +17,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Shipyard's create-action: the name and parameters checked (400), the pre-run validations (409), the steps
- * planned, the action stored with its nodes claimed (409 when one already has a running action), then started.
+ * planned, the action stored with its nodes claimed (409 when one already has a running action, or when a running
+ * action conflicts: a deploy_site beside any other action, Shipyard's concurrency check), then started.
  * <ul>
  * <li>{@code redeploy_server}: {@code target_nodes} (a list of node names, or Shipyard's comma-separated text),
  * {@code target-revision} (committed | successful-site-action (default) | last-site-action),
@@ -112,7 +113,7 @@ public class ActionRequests {
         }
         try {
             store.create(id, actionName, params, user, contextMarker, steps, nodes);
-        } catch (NodeClaimed e) {
+        } catch (NodeClaimed | ActionConflict e) {
             throw conflict(e.getMessage());
         }
         runner.submit(id);

@@ -36,14 +36,18 @@ public class ActionStore {
     @Inject
     ObjectMapper json;
 
-    /** Stores a Pending action with its steps and claims its nodes, or throws {@link NodeClaimed} and stores nothing. */
+    /**
+     * Stores a Pending action with its steps and claims its nodes, or throws {@link ActionConflict} (an unfinished
+     * action it conflicts with) or {@link NodeClaimed} and stores nothing.
+     */
     public void create(String id, String name, Map<String, Object> parameters, String user, String contextMarker,
             List<PlannedStep> steps, List<String> nodes) {
-        Instant now = Instant.now();
         List<String> claimOrder = nodes.stream().sorted().toList();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
+                refuseConflicts(c, name);
+                Instant now = Instant.now(); // after the lock: later than the end of every action it found ended
                 try (PreparedStatement lapsed = c.prepareStatement("DELETE FROM node_claims WHERE node = ? AND action_id IS NULL"
                         + " AND expires_at <= now()");
                         PreparedStatement claim = c.prepareStatement("SELECT action_id, step FROM node_claims WHERE node = ? FOR UPDATE")) {
@@ -105,6 +109,27 @@ public class ActionStore {
     }
 
     /** The tag a deploy_site's end puts on the revision it ran (revisions' site-action-success or -failure). */
+    /** Serializes creations across instances, so two cannot both miss the other's conflicting action. */
+    private static final long CREATIONS = 0x7EA2_C4EAL;
+
+    /** Throws {@link ActionConflict} when an action {@code name} conflicts with has not ended (Paused included). */
+    private static void refuseConflicts(Connection c, String name) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            lock.setLong(1, CREATIONS);
+            lock.execute();
+        }
+        try (PreparedStatement running = c.prepareStatement("SELECT id, name, lifecycle FROM actions"
+                + " WHERE lifecycle IN ('Pending', 'Processing', 'Paused') ORDER BY id")) {
+            try (ResultSet rs = running.executeQuery()) {
+                while (rs.next()) {
+                    if (ActionConflict.conflicts(name, rs.getString(2))) {
+                        throw new ActionConflict(name, rs.getString(2), rs.getString(1), rs.getString(3));
+                    }
+                }
+            }
+        }
+    }
+
     public record SiteActionTag(int revision, String tag) {
     }
 
