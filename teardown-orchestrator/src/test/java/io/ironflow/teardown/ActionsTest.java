@@ -312,7 +312,7 @@ class ActionsTest {
         String destroy = given().get("/api/v1.0/actions/" + id).then().extract().path("steps.find { it.id == 'destroy' }.url");
         assertEquals("/actions/" + id + "/steps/destroy", destroy);
         given().get("/api/v1.0" + destroy).then().statusCode(200).body("task_id", equalTo("destroy"))
-                .body("dag_id", equalTo("redeploy_server")).body("state", equalTo("succeeded")).body("index", equalTo(3))
+                .body("dag_id", equalTo("redeploy_server")).body("state", equalTo("success")).body("index", equalTo(3))
                 .body("start_date", org.hamcrest.Matchers.notNullValue()).body("end_date", org.hamcrest.Matchers.notNullValue())
                 .body("duration", org.hamcrest.Matchers.greaterThanOrEqualTo(0f))
                 .body("nodes.node", equalTo(List.of("node-1"))).body("nodes.state", equalTo(List.of("succeeded")));
@@ -423,6 +423,10 @@ class ActionsTest {
         assertEquals("Failed", awaitEnd(id));
         JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
         assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+        // the same steps as Airflow tasks, in Airflow's words
+        for (Map.Entry<String, String> task : Map.of("decommission", "success", "destroy", "failed", "remove-from-cluster", "skipped").entrySet()) {
+            given().get("/api/v1.0/actions/" + id + "/steps/" + task.getKey()).then().statusCode(200).body("state", equalTo(task.getValue()));
+        }
         String message = action.getString("steps[2].message");
         assertTrue(message.contains("clean failed") && message.contains("local storage is still preserved"), message);
         assertEquals("clean failed", ironflowNode("store-3").getString("provision_state"));
@@ -888,7 +892,11 @@ class ActionsTest {
         String blocker = io.ironflow.teardown.actions.Ulid.next();
         sql("WITH a AS (INSERT INTO teardown.actions (id, name, parameters, requested_by, created_at, lifecycle, updated_at)"
                 + " VALUES (?, 'redeploy_server', '{}', 'test', now(), 'Paused', now()) RETURNING id), l AS (INSERT INTO"
-                + " teardown.action_leases VALUES (?, 'another-instance', now() + interval '1 hour')) SELECT id FROM a", blocker, blocker);
+                + " teardown.action_leases VALUES (?, 'another-instance', now() + interval '1 hour')), s AS (INSERT INTO"
+                + " teardown.action_steps (action_id, seq, node, step, status) SELECT id, 0, NULL, 'preflight', 'pending' FROM a)"
+                + " SELECT id FROM a", blocker, blocker);
+        given().get("/api/v1.0/actions/" + blocker + "/steps/preflight").then().statusCode(200)
+                .body("state", org.hamcrest.Matchers.nullValue()).body("start_date", org.hamcrest.Matchers.nullValue());
         long before = Long.parseLong(sql("SELECT count(*) FROM teardown.actions"));
         airship(createAction(siteAction).then().body("message", org.hamcrest.Matchers.containsString(
                 "deploy_site conflicts with running redeploy_server " + blocker + " (Paused)")), 409, "Conflict");
@@ -898,8 +906,9 @@ class ActionsTest {
         airship(createAction(siteAction).then().body("message", org.hamcrest.Matchers.containsString(blocker)), 409, "Conflict");
         assertEquals(before, Long.parseLong(sql("SELECT count(*) FROM teardown.actions")), "a refused action is not stored");
         assertEquals("0", sql("SELECT count(*) FROM teardown.node_claims WHERE node = 'concurrency-1'"));
-        sql("WITH l AS (DELETE FROM teardown.action_leases WHERE action_id = ? RETURNING 1),"
-                + " a AS (DELETE FROM teardown.actions WHERE id = ? RETURNING 1) SELECT count(*) FROM a", blocker, blocker);
+        sql("WITH l AS (DELETE FROM teardown.action_leases WHERE action_id = ? RETURNING 1), s AS (DELETE FROM"
+                + " teardown.action_steps WHERE action_id = ? RETURNING 1) SELECT count(*) FROM l", blocker, blocker);
+        sql("DELETE FROM teardown.actions WHERE id = ? RETURNING id", blocker);
 
         java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
         List<CompletableFuture<Response>> asked = java.util.stream.IntStream.range(0, 12).mapToObj(i -> CompletableFuture.supplyAsync(() -> {

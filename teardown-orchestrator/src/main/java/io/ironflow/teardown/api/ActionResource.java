@@ -89,7 +89,8 @@ public class ActionResource {
     /**
      * Shipyard's {@code GET /api/v1.0/actions/{id}/steps/{step}}: one step, as Shipyard shows an Airflow task (its
      * {@code task_id}, {@code dag_id} the action's name, {@code execution_date}, {@code start_date},
-     * {@code end_date}, {@code duration} in seconds, {@code state}, {@code index}, {@code notes}). A step Ironflow
+     * {@code end_date}, {@code duration} in seconds, {@code state} in Airflow's words ({@link #airflowState}),
+     * {@code index}, {@code notes}). A step Ironflow
      * runs once per target node is one task over all of them, as in Shipyard: its state combined
      * ({@link Lifecycle#combined}), from the first node's start to the last one's end, and each node's own run in
      * {@code nodes}. 404 for an unknown action or step.
@@ -117,7 +118,7 @@ public class ActionResource {
         step.put("start_date", text(started));
         step.put("end_date", text(finished));
         step.put("duration", started == null || finished == null ? null : Duration.between(started, finished).toMillis() / 1000.0);
-        step.put("state", state);
+        step.put("state", airflowState(state));
         step.put("index", stepIndex(action, stepId));
         step.put("nodes", runs.stream().filter(s -> s.node() != null).map(ActionResource::run).toList());
         step.put("notes", List.of());
@@ -181,6 +182,18 @@ public class ActionResource {
         run.put("finished", text(s.finishedAt()));
         run.put("message", s.message());
         return run;
+    }
+
+    /**
+     * A step's status in Airflow's words, as Shipyard passes a task instance's state on: success, failed, running,
+     * skipped, and none (null) for a task not yet begun.
+     */
+    static String airflowState(String status) {
+        return switch (status) {
+            case Lifecycle.STEP_SUCCEEDED -> "success";
+            case Lifecycle.STEP_PENDING -> null;
+            default -> status; // running, failed and skipped are Airflow's words too
+        };
     }
 
     /** A task's place among the action's distinct steps, from 1, as Shipyard numbers a DAG's tasks. */
