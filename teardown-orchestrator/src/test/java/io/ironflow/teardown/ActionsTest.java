@@ -172,7 +172,14 @@ class ActionsTest {
         return given().get("/api/v1.0/actions/" + id).then().extract().path("action_lifecycle");
     }
 
+    /** A deploy_site beside an unfinished action is refused (Shipyard's concurrency check): earlier tests' must end. */
+    static void awaitNoActionUnfinished() {
+        await("every earlier test's action ended").atMost(Duration.ofSeconds(60)).until(() -> "0".equals(
+                sql("SELECT count(*) FROM teardown.actions WHERE lifecycle IN ('Pending', 'Processing', 'Paused')")));
+    }
+
     static void siteActionSucceeded() {
+        awaitNoActionUnfinished();
         given().body(SITE).post("/api/v1.0/configdocs/site").then().statusCode(201);
         given().post("/api/v1.0/commitconfigdocs").then().statusCode(200);
         String id = createAction("{\"name\":\"deploy_site\",\"parameters\":{\"allow-intermediate-commits\":true}}")
@@ -273,11 +280,16 @@ class ActionsTest {
     void theUserIsTheAuthenticatedCallerAndTheContextMarkerAUuid() {
         String body = "{\"name\":\"redeploy_server\",\"parameters\":{\"target_nodes\":[\"marked-1\"],\"target-revision\":\"committed\"}}";
         String uuid = "5a2b8a4e-3c1d-4f6e-9a7b-1c2d3e4f5a6b";
-        given().contentType(ContentType.JSON).header("X-User-Name", "mallory").header("X-Context-Marker", uuid).body(body)
-                .post("/api/v1.0/actions").then().statusCode(201).body("user", equalTo("anonymous")).body("context_marker", equalTo(uuid));
-        String replaced = given().contentType(ContentType.JSON).header("X-Context-Marker", "not a uuid; DROP TABLE").body(body
-                .replace("marked-1", "marked-2")).post("/api/v1.0/actions").then().statusCode(201).extract().path("context_marker");
+        String marked = given().contentType(ContentType.JSON).header("X-User-Name", "mallory").header("X-Context-Marker", uuid).body(body)
+                .post("/api/v1.0/actions").then().statusCode(201).body("user", equalTo("anonymous")).body("context_marker", equalTo(uuid))
+                .extract().path("id");
+        Response other = given().contentType(ContentType.JSON).header("X-Context-Marker", "not a uuid; DROP TABLE").body(body
+                .replace("marked-1", "marked-2")).post("/api/v1.0/actions");
+        String replaced = other.then().statusCode(201).extract().path("context_marker");
         assertEquals(replaced, java.util.UUID.fromString(replaced).toString(), "a new UUID, not " + replaced);
+        // unknown nodes: both fail their preflight, and end before the next test's deploy_site would conflict with them
+        assertEquals("Failed", awaitEnd(marked));
+        assertEquals("Failed", awaitEnd(other.path("id")));
     }
 
     @Test
@@ -956,6 +968,7 @@ class ActionsTest {
         given().post("/api/v1.0/commitconfigdocs").then().statusCode(200);
         given().get("/api/v1.0/configdocs/guard?version=committed").then().statusCode(200).body(org.hamcrest.Matchers.containsString("a: 2"));
         airship(createAction("{\"name\":\"deploy_site\"}").then(), 409, "Conflict");
+        awaitNoActionUnfinished();
         String id = createAction("{\"name\":\"deploy_site\",\"parameters\":{\"allow-intermediate-commits\":\"true\"}}")
                 .then().statusCode(201).extract().path("id");
         assertEquals("Complete", awaitEnd(id));
