@@ -240,7 +240,7 @@ class ActionsTest {
         // made one (Complete), else fails on the missing revision: either way the rescan's run ends it.
         assertTrue(Set.of("Complete", "Failed").contains(awaitEnd(wedged)));
         assertTrue(Set.of("Complete", "Failed").contains(awaitEnd(bystander)));
-        given().get("/api/v1.0/actions/" + wedged).then().body("steps[0].state", org.hamcrest.Matchers.oneOf("succeeded", "failed"));
+        given().get("/api/v1.0/actions/" + wedged).then().body("steps[0].state", org.hamcrest.Matchers.oneOf("success", "failed"));
         await().atMost(Duration.ofSeconds(20)).until(() -> "0".equals(sql("SELECT count(*) FROM teardown.outbox WHERE action_id IN (?, ?)",
                 wedged, bystander)));
         try (KafkaTestClient kafka = KafkaTestClient.ofTestConfig()) {
@@ -319,7 +319,10 @@ class ActionsTest {
 
         assertEquals("Complete", awaitEnd(id), () -> given().get("/api/v1.0/actions/" + id).asString());
         List<String> states = given().get("/api/v1.0/actions/" + id).then().extract().path("steps.state");
-        assertEquals(List.of("succeeded", "succeeded", "succeeded", "succeeded"), states);
+        assertEquals(List.of("success", "success", "success", "success"), states); // what Shipyard's CLI counts as done
+        given().get("/api/v1.0/actions/" + id).then().body("dag_id", equalTo("redeploy_server")).body("dag_status", equalTo("success"))
+                .body("dag_execution_date", equalTo(created.path("timestamp"))).body("datetime", equalTo(created.path("timestamp")));
+        assertEquals("Pending".equals(created.path("action_lifecycle")) ? "queued" : "running", created.path("dag_status"));
         // each step by its url, as Shipyard's describe step reads a task
         String destroy = given().get("/api/v1.0/actions/" + id).then().extract().path("steps.find { it.id == 'destroy' }.url");
         assertEquals("/actions/" + id + "/steps/destroy", destroy);
@@ -327,7 +330,7 @@ class ActionsTest {
                 .body("dag_id", equalTo("redeploy_server")).body("state", equalTo("success")).body("index", equalTo(3))
                 .body("start_date", org.hamcrest.Matchers.notNullValue()).body("end_date", org.hamcrest.Matchers.notNullValue())
                 .body("duration", org.hamcrest.Matchers.greaterThanOrEqualTo(0f))
-                .body("nodes.node", equalTo(List.of("node-1"))).body("nodes.state", equalTo(List.of("succeeded")));
+                .body("nodes.node", equalTo(List.of("node-1"))).body("nodes.state", equalTo(List.of("success")));
         airship(given().get("/api/v1.0/actions/" + id + "/steps/reboot").then(), 404, "NotFound");
 
         JsonPath node = ironflowNode("node-1");
@@ -434,7 +437,7 @@ class ActionsTest {
                 + "\"preserve-local-storage\":true}}").then().statusCode(201).extract().path("id");
         assertEquals("Failed", awaitEnd(id));
         JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
-        assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+        assertEquals(List.of("success", "success", "failed", "skipped"), action.getList("steps.state"));
         // the same steps as Airflow tasks, in Airflow's words
         for (Map.Entry<String, String> task : Map.of("decommission", "success", "destroy", "failed", "remove-from-cluster", "skipped").entrySet()) {
             given().get("/api/v1.0/actions/" + id + "/steps/" + task.getKey()).then().statusCode(200).body("state", equalTo(task.getValue()));
@@ -472,7 +475,7 @@ class ActionsTest {
             assertEquals("Failed", awaitEnd(id));
             assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 90, "failed at once, not at the timeout");
             JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
-            assertEquals(List.of("succeeded", "succeeded", "failed", "skipped"), action.getList("steps.state"));
+            assertEquals(List.of("success", "success", "failed", "skipped"), action.getList("steps.state"));
             String message = action.getString("steps[2].message");
             assertTrue(message.contains("refused the skip-data-disks intent") && message.contains("(409)")
                     && message.contains("another-conductor"), message);
@@ -496,7 +499,7 @@ class ActionsTest {
         assertEquals("Failed", awaitEnd(id));
         assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 60, "the drain gave up after its 3 s");
         JsonPath action = given().get("/api/v1.0/actions/" + id).then().extract().jsonPath();
-        assertEquals(List.of("succeeded", "failed", "skipped", "skipped"), action.getList("steps.state"));
+        assertEquals(List.of("success", "failed", "skipped", "skipped"), action.getList("steps.state"));
         assertTrue(action.getString("steps[1].message").contains("drain"), action.prettify());
         assertEquals("active", ironflowNode("pdb-1").getString("provision_state"), "nothing destroyed");
     }
@@ -910,6 +913,7 @@ class ActionsTest {
         given().get("/api/v1.0/actions/" + blocker + "/steps/preflight").then().statusCode(200)
                 .body("state", org.hamcrest.Matchers.nullValue()).body("start_date", org.hamcrest.Matchers.nullValue());
         long before = Long.parseLong(sql("SELECT count(*) FROM teardown.actions"));
+        given().get("/api/v1.0/actions/" + blocker).then().body("dag_status", equalTo("paused"));
         airship(createAction(siteAction).then().body("message", org.hamcrest.Matchers.containsString(
                 "deploy_site conflicts with running redeploy_server " + blocker + " (Paused)")), 409, "Conflict");
         sql("UPDATE teardown.actions SET name = 'deploy_site', lifecycle = 'Processing' WHERE id = ? RETURNING id", blocker);

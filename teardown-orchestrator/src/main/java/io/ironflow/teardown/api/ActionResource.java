@@ -160,6 +160,10 @@ public class ActionResource {
         entity.put("parameters", action.parameters());
         entity.put("user", action.user());
         entity.put("timestamp", action.createdAt().toString());
+        entity.put("datetime", action.createdAt().toString());
+        entity.put("dag_id", action.name());
+        entity.put("dag_execution_date", action.createdAt().toString());
+        entity.put("dag_status", dagStatus(action.lifecycle()));
         entity.put("action_lifecycle", action.lifecycle());
         entity.put("context_marker", action.contextMarker());
         entity.put("steps", action.steps().stream().map(s -> {
@@ -177,7 +181,7 @@ public class ActionResource {
     private static Map<String, Object> run(Action.Step s) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("node", s.node());
-        run.put("state", s.status());
+        run.put("state", airflowState(s.status()));
         run.put("started", text(s.startedAt()));
         run.put("finished", text(s.finishedAt()));
         run.put("message", s.message());
@@ -185,14 +189,27 @@ public class ActionResource {
     }
 
     /**
-     * A step's status in Airflow's words, as Shipyard passes a task instance's state on: success, failed, running,
-     * skipped, and none (null) for a task not yet begun.
+     * A step's status in Airflow's words, as Shipyard passes a task instance's state on (and its CLI counts
+     * "success" and "failed"): success, failed, running, skipped, and none (null) for a task not yet begun. Stored
+     * steps, events and metrics keep Ironflow's words.
      */
     static String airflowState(String status) {
         return switch (status) {
             case Lifecycle.STEP_SUCCEEDED -> "success";
             case Lifecycle.STEP_PENDING -> null;
             default -> status; // running, failed and skipped are Airflow's words too
+        };
+    }
+
+    /** The DAG run's state behind an action_lifecycle: Shipyard's DAG_STATE_MAPPING read backwards. */
+    static String dagStatus(String lifecycle) {
+        return switch (lifecycle) {
+            case Lifecycle.PENDING -> "queued";
+            case Lifecycle.PROCESSING -> "running";
+            case Lifecycle.COMPLETE -> "success";
+            case Lifecycle.FAILED -> "failed";
+            case Lifecycle.PAUSED -> "paused";
+            default -> null;
         };
     }
 

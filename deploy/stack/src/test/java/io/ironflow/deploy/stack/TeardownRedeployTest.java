@@ -104,7 +104,7 @@ class TeardownRedeployTest {
         JsonNode action = action(id);
         assertEquals("Complete", action.path("action_lifecycle").asText(), action.toString());
         for (JsonNode step : action.path("steps")) {
-            assertEquals("succeeded", step.path("state").asText(), step.toString());
+            assertEquals("success", step.path("state").asText(), step.toString()); // Airflow's word, as Shipyard shows it
         }
         JsonNode node = node();
         assertEquals("available", node.path("provision_state").asText());
