@@ -926,6 +926,22 @@ class ActionsTest {
                 + " teardown.action_steps WHERE action_id = ? RETURNING 1) SELECT count(*) FROM l", blocker, blocker);
         sql("DELETE FROM teardown.actions WHERE id = ? RETURNING id", blocker);
 
+        // A creation stuck while it holds the creation lock (here a session holding it) delays others by 5 s at most:
+        // they are answered 503, store nothing, and the next one after it is released goes through.
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+        try (java.sql.Connection stuck = java.sql.DriverManager.getConnection(url, "ironflow",
+                ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
+                java.sql.Statement lock = stuck.createStatement()) {
+            lock.execute("SELECT pg_advisory_lock(" + 0x7EA2_C4EAL + ")");
+            long stored = Long.parseLong(sql("SELECT count(*) FROM teardown.actions"));
+            long asked = System.nanoTime();
+            airship(createAction(teardown).then(), 503, "ServiceUnavailable");
+            assertTrue(System.nanoTime() - asked < TimeUnit.SECONDS.toNanos(20), "answered within the lock's wait");
+            assertEquals(stored, Long.parseLong(sql("SELECT count(*) FROM teardown.actions")), "nothing stored");
+        }
+        String after = createAction(teardown).then().statusCode(201).extract().path("id");
+        assertEquals("Failed", awaitEnd(after)); // concurrency-1 is no node: its preflight fails
+
         java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
         List<CompletableFuture<Response>> asked = java.util.stream.IntStream.range(0, 12).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
             try {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 import io.ironflow.events.TeardownStepEvent;
+import io.ironflow.teardown.status.StepFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -108,15 +109,27 @@ public class ActionStore {
         }
     }
 
-    /** The tag a deploy_site's end puts on the revision it ran (revisions' site-action-success or -failure). */
     /** Serializes creations across instances, so two cannot both miss the other's conflicting action. */
     private static final long CREATIONS = 0x7EA2_C4EAL;
+    /** How long a creation waits for another's: one stuck (its database connection hung) must not stop the rest. */
+    private static final String CREATION_LOCK_WAIT = "5s";
 
-    /** Throws {@link ActionConflict} when an action {@code name} conflicts with has not ended (Paused included). */
+    /**
+     * Throws {@link ActionConflict} when an action {@code name} conflicts with has not ended (Paused included), and
+     * a 503 when another creation held the lock longer than {@link #CREATION_LOCK_WAIT}.
+     */
     private static void refuseConflicts(Connection c, String name) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+        try (PreparedStatement wait = c.prepareStatement("SET LOCAL lock_timeout = '" + CREATION_LOCK_WAIT + "'");
+                PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            wait.execute();
             lock.setLong(1, CREATIONS);
             lock.execute();
+        } catch (SQLException e) {
+            if ("55P03".equals(e.getSQLState())) { // lock_not_available
+                throw new StepFailure(503, "ServiceUnavailable", "another action's creation has held the creation lock for "
+                        + CREATION_LOCK_WAIT + "; nothing was stored, try again");
+            }
+            throw e;
         }
         try (PreparedStatement running = c.prepareStatement("SELECT id, name, lifecycle FROM actions"
                 + " WHERE lifecycle IN ('Pending', 'Processing', 'Paused') ORDER BY id")) {
@@ -130,6 +143,7 @@ public class ActionStore {
         }
     }
 
+    /** The tag a deploy_site's end puts on the revision it ran (revisions' site-action-success or -failure). */
     public record SiteActionTag(int revision, String tag) {
     }
 
