@@ -1,0 +1,94 @@
+package io.ironflow.intents;
+
+import io.ironflow.events.NodeIntent;
+import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.Principal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import org.jose4j.jwk.PublicJsonWebKey;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.lang.JoseException;
+
+/**
+ * A sender's side of intent signatures: signs an intent's principal with the sender's private key, a JWK file
+ * (Ed25519 or RSA, with a {@code kid}) that only the sender may read. The file is read again when it changes, so a
+ * sender switches keys without a restart once the conductors trust the new one (docs/intents.md).
+ */
+public final class IntentSigner {
+
+    private final ReloadingFile<PublicJsonWebKey> key;
+
+    public IntentSigner(Path privateJwkFile) {
+        this(privateJwkFile, Duration.ofSeconds(5));
+    }
+
+    IntentSigner(Path privateJwkFile, Duration checkEvery) {
+        refuseReadableByOthers(privateJwkFile);
+        this.key = new ReloadingFile<>(privateJwkFile, IntentSigner::parse, checkEvery);
+    }
+
+    /**
+     * {@code intent} with its signature, valid until {@code expiresAt}; the intent must name its principal, which
+     * the signature then carries.
+     */
+    public NodeIntent sign(NodeIntent intent, Instant expiresAt) {
+        Principal who = IntentRules.fromAvro(intent.getPrincipal());
+        if (who == null) {
+            throw new IllegalArgumentException("intent " + intent.getIntentId() + " names no principal to sign for");
+        }
+        PublicJsonWebKey jwk = key.get();
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(IntentClaims.of(intent, who, Instant.now(), expiresAt).toJson());
+        jws.setKey(jwk.getPrivateKey());
+        jws.setKeyIdHeaderValue(jwk.getKeyId());
+        jws.setAlgorithmHeaderValue(algorithm(jwk));
+        try {
+            intent.setSignature(jws.getCompactSerialization());
+        } catch (JoseException e) {
+            throw new IllegalStateException("cannot sign intent " + intent.getIntentId() + ": " + e.getMessage(), e);
+        }
+        return intent;
+    }
+
+    static String algorithm(PublicJsonWebKey jwk) {
+        return switch (jwk.getKeyType()) {
+            case "OKP" -> AlgorithmIdentifiers.EDDSA;
+            case "RSA" -> AlgorithmIdentifiers.RSA_USING_SHA256;
+            default -> throw new IllegalArgumentException("intent keys are Ed25519 (OKP) or RSA, not " + jwk.getKeyType());
+        };
+    }
+
+    private static PublicJsonWebKey parse(String json) {
+        try {
+            PublicJsonWebKey jwk = PublicJsonWebKey.Factory.newPublicJwk(json);
+            if (jwk.getPrivateKey() == null || jwk.getKeyId() == null) {
+                throw new IllegalArgumentException("an intent-signing key must be a private JWK with a kid");
+            }
+            algorithm(jwk);
+            return jwk;
+        } catch (JoseException e) {
+            throw new IllegalArgumentException("not a JWK: " + e.getMessage(), e);
+        }
+    }
+
+    /** As ssh does with private keys: a key others may read is not the sender's alone. */
+    private static void refuseReadableByOthers(Path file) {
+        try {
+            if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+                if (permissions.contains(PosixFilePermission.GROUP_READ) || permissions.contains(PosixFilePermission.OTHERS_READ)) {
+                    throw new IllegalArgumentException("the intent-signing key " + file + " may be read by others: chmod 600 it");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the intent-signing key " + file, e);
+        }
+    }
+}
