@@ -266,7 +266,9 @@ class NodeIntentsTest {
         assertEquals(403, readerAnswer.getCode(), readerAnswer.getErrorMessage());
         assertTrue(readerAnswer.getErrorMessage().contains("baremetal:node:set_provision_state"), readerAnswer.getErrorMessage());
         assertEquals(404, awaitResult(delete.getIntentId()).getCode(), "another project may not even see the node");
-        assertEquals(403, awaitResult(anonymous.getIntentId()).getCode(), "an intent naming no principal is refused");
+        assertTrue(new String(kafka.deadLetter(Topic.NODE_INTENTS_DLQ.topicName(), uuid, WAIT).headers()
+                .lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8).contains("not signed"),
+                "an intent naming no principal cannot be signed: it is dead-lettered unanswered");
         assertEquals(403, awaitResult(memberCreates.getIntentId()).getCode(), "create is for system admins");
         assertEquals("enroll", queryOne("SELECT provision_state FROM nodes WHERE uuid = '" + uuid + "'"));
         assertEquals(revision, queryOne("SELECT revision FROM nodes WHERE uuid = '" + uuid + "'"), "nothing changed");

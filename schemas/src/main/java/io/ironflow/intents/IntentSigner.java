@@ -23,15 +23,35 @@ import org.jose4j.lang.JoseException;
  */
 public final class IntentSigner {
 
+    /** How long past an intent's {@code notAfter} its signature stays valid: the conductor still answers it (503). */
+    static final Duration PAST_NOT_AFTER = Duration.ofMinutes(1);
+    /** The lifetime of a signature whose intent has no {@code notAfter} (Ironflow's services follow the node instead). */
+    public static final Duration DEFAULT_LIFETIME = Duration.ofHours(1);
+
     private final ReloadingFile<PublicJsonWebKey> key;
+    private final Duration lifetime;
 
     public IntentSigner(Path privateJwkFile) {
-        this(privateJwkFile, Duration.ofSeconds(5));
+        this(privateJwkFile, DEFAULT_LIFETIME, Duration.ofSeconds(5));
     }
 
-    IntentSigner(Path privateJwkFile, Duration checkEvery) {
+    public IntentSigner(Path privateJwkFile, Duration lifetime) {
+        this(privateJwkFile, lifetime, Duration.ofSeconds(5));
+    }
+
+    IntentSigner(Path privateJwkFile, Duration lifetime, Duration checkEvery) {
         refuseReadableByOthers(privateJwkFile);
+        this.lifetime = lifetime;
         this.key = new ReloadingFile<>(privateJwkFile, IntentSigner::parse, checkEvery);
+    }
+
+    /**
+     * {@code intent} with its signature: valid a minute past its {@code notAfter}, so an intent that expired
+     * unstarted is still answered 503, or for the signer's lifetime when it has none.
+     */
+    public NodeIntent sign(NodeIntent intent) {
+        Instant expiresAt = intent.getNotAfter() != null ? intent.getNotAfter().plus(PAST_NOT_AFTER) : Instant.now().plus(lifetime);
+        return sign(intent, expiresAt);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ironflow.intents;
 
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.Principal;
+import io.ironflow.schemas.LogText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -57,8 +58,11 @@ public final class IntentVerifier {
             throw new UntrustedIntent("the signature is not a compact JWS");
         }
         TrustedKey key = kid == null ? null : keys.get().get(kid);
+        if (key == null && kid != null) {
+            key = keys.checkedWithin(Duration.ofSeconds(1)).get(kid); // a key added a moment ago is trusted at once
+        }
         if (key == null) {
-            throw new UntrustedIntent("the signature's key " + (kid == null ? "(no kid)" : printable(kid)) + " is not trusted");
+            throw new UntrustedIntent("the signature's key " + (kid == null ? "(no kid)" : LogText.of(kid)) + " is not trusted");
         }
         try {
             JwtClaims claims = key.consumer().processToClaims(signature);
@@ -90,13 +94,7 @@ public final class IntentVerifier {
             return "the signature's validity is too long or starts in the future";
         }
         return e.getErrorDetails().isEmpty() ? "the signature is not valid" : "the signature is not valid: "
-                + printable(e.getErrorDetails().get(0).getErrorMessage());
-    }
-
-    /** A name from a record, logged: no control characters (no forged log lines), and short. */
-    private static String printable(String text) {
-        String clean = text.replaceAll("\\p{Cntrl}", "?");
-        return clean.length() > 80 ? clean.substring(0, 80) + "..." : clean;
+                + LogText.of(e.getErrorDetails().get(0).getErrorMessage());
     }
 
     private static Map<String, TrustedKey> parse(String json, Duration clockSkew, Duration maxLifetime) {

@@ -37,14 +37,26 @@ final class ReloadingFile<T> {
     }
 
     T get() {
+        return checkedWithin(checkEveryNanos);
+    }
+
+    /**
+     * The file as read at most {@code maxAge} ago: for a name the last read did not know (a key just added), so it
+     * is in use at once; bounded, so names nobody added cannot make every call read the disk.
+     */
+    T checkedWithin(Duration maxAge) {
+        return checkedWithin(Math.min(maxAge.toNanos(), checkEveryNanos));
+    }
+
+    private T checkedWithin(long maxAgeNanos) {
         Loaded<T> current = loaded;
         long now = System.nanoTime();
-        if (now - current.checkedAt() < checkEveryNanos) {
+        if (now - current.checkedAt() < maxAgeNanos) {
             return current.value();
         }
         synchronized (this) {
             current = loaded;
-            if (now - current.checkedAt() < checkEveryNanos) {
+            if (now - current.checkedAt() < maxAgeNanos) {
                 return current.value();
             }
             try {

@@ -105,7 +105,7 @@ class IntentSignaturesTest {
         Files.writeString(trusted, IntentKeys.trustedKeysFile(List.of(old.trustedPublicJwk())));
         IntentVerifier verifier = new IntentVerifier(trusted, SKEW, MAX, Duration.ZERO);
         Path signingKey = keyFile("api", old);
-        IntentSigner signer = new IntentSigner(signingKey, Duration.ZERO);
+        IntentSigner signer = new IntentSigner(signingKey, Duration.ofMinutes(1), Duration.ZERO);
         NodeIntent byOld = signer.sign(intent(ADMIN, new DeleteNode()), inAMinute());
         assertEquals(ADMIN, verifier.verify(byOld));
 

@@ -4,6 +4,7 @@ import io.ironflow.api.errors.ApiError;
 import io.ironflow.auth.HttpAuthentication;
 import io.ironflow.events.NodeSnapshot;
 import io.ironflow.policy.NodeOwnership;
+import io.ironflow.policy.NodeRedaction;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
@@ -76,24 +77,7 @@ public class Access {
      * node_sanitize) in place of driver_info, last_error and reservation when their get rule refuses.
      */
     public NodeSnapshot redact(Principal who, NodeSnapshot node) {
-        NodeOwnership owned = ownership(node);
-        boolean driverInfo = policy.allows("baremetal:node:get:driver_info", who, owned);
-        boolean lastError = policy.allows("baremetal:node:get:last_error", who, owned);
-        boolean reservation = policy.allows("baremetal:node:get:reservation", who, owned);
-        if (driverInfo && lastError && reservation) {
-            return node;
-        }
-        NodeSnapshot.Builder redacted = NodeSnapshot.newBuilder(node);
-        if (!driverInfo) {
-            redacted.setDriverInfo("{\"content\": \"** Redacted - requires baremetal:node:get:driver_info permission. **\"}");
-        }
-        if (!lastError && node.getLastError() != null) {
-            redacted.setLastError("** Value Redacted - Requires baremetal:node:get:last_error permission. **");
-        }
-        if (!reservation && node.getReservation() != null) {
-            redacted.setReservation("** Redacted - requires baremetal:node:get:reservation permission. **");
-        }
-        return redacted.build();
+        return NodeRedaction.forReader(policy, who, node);
     }
 
     /** Ironic's HTTPForbidden: the rules refused, by name. */

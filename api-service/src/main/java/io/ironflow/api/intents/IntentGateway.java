@@ -4,6 +4,7 @@ import io.ironflow.api.errors.ApiError;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.intents.IntentSigner;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.smallrye.common.annotation.NonBlocking;
@@ -13,6 +14,7 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -29,7 +31,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The API's only way to change a node: publish an intent keyed by the node's uuid and wait for the conductor's
- * result with the same intentId. A conductor that does not answer in time gets the client a 503, and clients
+ * result with the same intentId. The intent is signed with the API's intent key ({@code ironflow.intents.signing-key}),
+ * which binds the caller's principal to this intent, node and command (docs/intents.md). A conductor that does not answer in time gets the client a 503, and clients
  * retry 503s, so the intent carries {@code notAfter}, a margin before the wait ends: a conductor that has not
  * started it by then refuses it. When the wait ends without an answer, the answer recorded with the change
  * ({@link RecordedAnswers}) is the client's if there is one; else the client gets a 503, which means nothing was
@@ -46,10 +49,12 @@ public class IntentGateway {
     private final Duration timeout;
     private final Duration answerMargin;
     private final RecordedAnswers recorded;
+    private final IntentSigner signer;
 
     IntentGateway(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
             @ConfigProperty(name = "ironflow.api.intent-timeout") Duration timeout,
-            @ConfigProperty(name = "ironflow.api.intent-answer-margin") Duration answerMargin, RecordedAnswers recorded) {
+            @ConfigProperty(name = "ironflow.api.intent-answer-margin") Duration answerMargin, RecordedAnswers recorded,
+            @ConfigProperty(name = "ironflow.intents.signing-key") Path signingKey) {
         if (answerMargin.isNegative() || answerMargin.compareTo(timeout) >= 0) {
             throw new IllegalArgumentException("ironflow.api.intent-answer-margin (" + answerMargin
                     + ") must be at least 0 and shorter than ironflow.api.intent-timeout (" + timeout + ")");
@@ -58,6 +63,7 @@ public class IntentGateway {
         this.timeout = timeout;
         this.answerMargin = answerMargin;
         this.recorded = recorded;
+        this.signer = new IntentSigner(signingKey);
     }
 
     /**
@@ -84,6 +90,7 @@ public class IntentGateway {
                 .setNotAfter(notAfter)
                 .setCommand(command)
                 .build();
+        signer.sign(intent); // the conductor believes the principal only as this key signed it
         String intentId = intent.getIntentId();
         CompletableFuture<IntentResult> answer = new CompletableFuture<>();
         pending.put(intentId, answer); // before sending, so an early result is not missed

@@ -5,6 +5,8 @@ import io.ironflow.conductor.domain.Rejection;
 import io.ironflow.conductor.persistence.NodeEntity;
 import io.ironflow.events.CreateNode;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.events.NodeSnapshot;
+import io.ironflow.policy.NodeRedaction;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
@@ -21,8 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The conductor's check of every intent against io.ironflow.policy, the same table the API decides with, so that
  * writing to Kafka is no way around it: the intent's principal must pass the rules its command needs
  * ({@link IntentRules}) on the node as stored, or the intent is refused, 404 if the principal may not even see
- * the node, else 403, and nothing changes. An intent without a principal (a producer older than authentication)
- * is refused unless {@code ironflow.policy.unattributed-intents=trust}.
+ * the node, else 403, and nothing changes. The principal is the one the intent's signature carries
+ * ({@link SignedIntents} has replaced whatever else the record named); an intent without one is refused.
  * <p>
  * An intent costs one load of its node: a command's check ({@link #forCommand}) is given the node as the intent's
  * transaction loaded it FOR UPDATE, and hands on that same instance, read under the lock, so no copy loaded before
@@ -33,15 +35,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class IntentAuthorization {
 
     private final Policy policy;
-    private final boolean trustUnattributed;
 
-    IntentAuthorization(@ConfigProperty(name = "ironflow.policy.file") Optional<Path> file,
-            @ConfigProperty(name = "ironflow.policy.unattributed-intents", defaultValue = "refuse") String unattributed) {
+    IntentAuthorization(@ConfigProperty(name = "ironflow.policy.file") Optional<Path> file) {
         this.policy = file.map(Policy::load).orElseGet(Policy::defaults);
-        if (!unattributed.equals("refuse") && !unattributed.equals("trust")) {
-            throw new IllegalArgumentException("ironflow.policy.unattributed-intents must be refuse or trust, not " + unattributed);
-        }
-        this.trustUnattributed = unattributed.equals("trust");
     }
 
     /**
@@ -64,18 +60,17 @@ public class IntentAuthorization {
 
     private NodeEntity check(NodeIntent intent, NodeEntity node) {
         Principal who = IntentRules.fromAvro(intent.getPrincipal());
-        if (who == null && !trustUnattributed) {
-            throw new Rejection(403, "Access was denied: intent " + intent.getIntentId() + " names no principal (requester "
-                    + intent.getRequester() + " is not authenticated).");
+        if (who == null) {
+            throw new Rejection(403, "Access was denied: intent " + intent.getIntentId() + " names no principal.");
         }
         Set<String> rules = IntentRules.required(intent.getCommand());
         if (intent.getCommand() instanceof CreateNode) {
-            if (who == null || policy.allows("baremetal:node:create", who, NodeOwnership.NONE)) {
+            if (policy.allows("baremetal:node:create", who, NodeOwnership.NONE)) {
                 return null;
             }
             throw forbidden(rules);
         }
-        if (node == null || who == null) {
+        if (node == null) {
             return node; // no such node: the command answers 404 itself
         }
         return switch (policy.decide(rules, who, new NodeOwnership(node.owner, node.lessee))) {
@@ -83,6 +78,16 @@ public class IntentAuthorization {
             case FORBIDDEN -> throw forbidden(rules);
             default -> node;
         };
+    }
+
+    /**
+     * What an intent's result may carry of its node: nothing when the intent was refused (a refusal must not let a
+     * bogus intent read the node), else the node as the intent's principal may read it. Intent producers may read
+     * every result, so a result carries no more than its requester could GET.
+     */
+    public NodeSnapshot readable(NodeIntent intent, boolean accepted, NodeSnapshot node) {
+        Principal who = IntentRules.fromAvro(intent.getPrincipal());
+        return !accepted || node == null || who == null ? null : NodeRedaction.forReader(policy, who, node);
     }
 
     private static Rejection forbidden(Set<String> rules) {

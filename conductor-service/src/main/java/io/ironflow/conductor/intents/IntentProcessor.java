@@ -463,7 +463,7 @@ public class IntentProcessor {
                 .setAccepted(outcome.accepted())
                 .setCode(outcome.code())
                 .setErrorMessage(SecretFields.text(outcome.errorMessage()))
-                .setNode(outcome.node() == null ? null : NodeSnapshots.of(outcome.node()))
+                .setNode(outcome.node() == null ? null : authorization.readable(intent, outcome.accepted(), NodeSnapshots.of(outcome.node())))
                 .setConductor(conductor.name())
                 .setCompletedAt(now)
                 .build();

@@ -65,12 +65,12 @@ public class NodeValidation {
             return result.setAccepted(false).setCode(404).setErrorMessage("Node " + intent.getNodeUuid() + " could not be found.")
                     .build();
         }
-        result.setNode(NodeSnapshots.of(node));
         try {
             var driver = Drivers.get(node.driver);
             var document = DriverInterfaces.validate(driver, node.driverInfo, driver.validateOwnership(node.uuid.toString(),
                     node.driverInfo, node.driverInternalInfo, node.targetProvisionState));
-            return result.setAccepted(true).setCode(200).setValidation(JSON.writeValueAsString(document)).build();
+            return result.setAccepted(true).setCode(200).setValidation(JSON.writeValueAsString(document))
+                    .setNode(authorization.readable(intent, true, NodeSnapshots.of(node))).build();
         } catch (Rejection refused) {
             return result.setAccepted(false).setCode(refused.code()).setErrorMessage(refused.getMessage()).build();
         } catch (JsonProcessingException e) {

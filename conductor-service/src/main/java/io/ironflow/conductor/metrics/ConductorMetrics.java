@@ -36,6 +36,7 @@ public class ConductorMetrics {
     private final Counter lockRetries;
     private final Counter relayLockBusy;
     private final Counter takeovers;
+    private final Counter untrustedIntents;
 
     private record Received(String command) {
     }
@@ -65,6 +66,12 @@ public class ConductorMetrics {
         lockRetries = registry.counter("ironflow.conductor.node.lock.retries");
         relayLockBusy = registry.counter("ironflow.conductor.outbox.relay.lock.busy");
         takeovers = registry.counter("ironflow.conductor.takeovers");
+        untrustedIntents = registry.counter("ironflow.conductor.intents.untrusted");
+    }
+
+    /** An intent whose signature did not make it believable was dead-lettered unapplied. */
+    public void untrustedIntent() {
+        untrustedIntents.increment();
     }
 
     @SuppressWarnings("unchecked")

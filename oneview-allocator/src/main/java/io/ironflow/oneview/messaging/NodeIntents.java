@@ -1,6 +1,8 @@
 package io.ironflow.oneview.messaging;
 
 import io.ironflow.events.IntentPrincipal;
+import io.ironflow.intents.IntentSigner;
+import java.nio.file.Path;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.ironflow.events.NodeIntent;
@@ -20,7 +22,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The allocator's only way to change a node: intents on ironflow.node-intents, keyed by node uuid, sent as
- * {@code oneview-allocator}. The conductor applies them with its own rules and answers on intent-results.
+ * {@code oneview-allocator} and signed with the allocator's intent key ({@code ironflow.intents.signing-key}), which
+ * the conductors trust for that principal only. The conductor applies them with its own rules and answers on
+ * intent-results.
  */
 @ApplicationScoped
 public class NodeIntents {
@@ -28,15 +32,17 @@ public class NodeIntents {
     public static final String REQUESTER = "oneview-allocator";
 
     /** The service role with system scope: what the conductor lets the allocator do (docs/rbac.md). */
-
     private static final IntentPrincipal PRINCIPAL = IntentRules.toAvro(Principal.service(REQUESTER));
     public static final String APPLIED = "/driver_info/applied_server_profile_uri";
     private final MutinyEmitter<NodeIntent> intents;
     private final Duration sendTimeout;
+    private final IntentSigner signer;
 
     NodeIntents(@Channel("node-intents") MutinyEmitter<NodeIntent> intents,
-            @ConfigProperty(name = "mp.messaging.outgoing.node-intents.delivery.timeout.ms") long deliveryTimeoutMs) {
+            @ConfigProperty(name = "mp.messaging.outgoing.node-intents.delivery.timeout.ms") long deliveryTimeoutMs,
+            @ConfigProperty(name = "ironflow.intents.signing-key") Path signingKey) {
         this.intents = intents;
+        this.signer = new IntentSigner(signingKey);
         this.sendTimeout = sendTimeout(deliveryTimeoutMs);
     }
 
@@ -83,6 +89,7 @@ public class NodeIntents {
                 .setRequestedAt(Instant.now())
                 .setCommand(command)
                 .build();
+        signer.sign(intent);
         intents.sendMessage(Message.of(intent).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build()))
                 .await().atMost(sendTimeout);
     }

@@ -4,6 +4,9 @@ import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.ironflow.events.ChangePowerState;
 import io.ironflow.events.NodeIntent;
+import io.ironflow.intents.IntentSigner;
+import jakarta.annotation.PostConstruct;
+import java.nio.file.Path;
 import io.ironflow.events.ProvisionAction;
 import io.ironflow.events.UpdateNode;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,6 +72,17 @@ public class ConductorDestroy {
 
     @ConfigProperty(name = "ironflow.teardown.destroy.poll-interval")
     Duration pollInterval;
+
+    /** The orchestrator's intent key, which the conductors trust for its service principal only. */
+    @ConfigProperty(name = "ironflow.intents.signing-key")
+    Path signingKey;
+
+    private IntentSigner signer;
+
+    @PostConstruct
+    void readSigningKey() {
+        signer = new IntentSigner(signingKey);
+    }
 
     @ConfigProperty(name = "ironflow.teardown.destroy.timeout")
     Duration timeout;
@@ -252,6 +266,7 @@ public class ConductorDestroy {
                 .setRequester("teardown-orchestrator/" + actionId).setRequestedAt(Instant.now()).setCommand(command)
                 // the service role with system scope: what the conductor lets the orchestrator do (docs/rbac.md)
                 .setPrincipal(IntentRules.toAvro(Principal.service("teardown-orchestrator"))).build();
+        signer.sign(intent);
         answers.expect(intentId);
         sent.add(intentId);
         try {

@@ -1,6 +1,7 @@
 package io.ironflow.deploy.testing;
 
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.IntentKeyring;
 import io.ironflow.deploy.infra.SecretFile;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
@@ -45,6 +46,13 @@ public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleM
                 Properties config = new Properties();
                 config.putAll(infrastructure.serviceConfig());
                 config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
+                // One intent key for the module's tests: the service under test signs with it, the conductor trusts it,
+                // and KafkaTestClient signs the intents a test publishes with it (SIGNING_KEY).
+                IntentKeyring keyring = IntentKeyring.at(dataDir.resolve("intent-keys"));
+                Path signingKey = keyring.signingKey("tests", IntentKeyring.anybody());
+                config.put("ironflow.intents.trusted-keys", keyring.trustedKeys().toString());
+                config.put("ironflow.intents.signing-key", signingKey.toString());
+                System.setProperty(KafkaTestClient.SIGNING_KEY, signingKey.toString());
                 Path file = dataDir.resolve("test-infrastructure.properties");
                 java.io.StringWriter text = new java.io.StringWriter();
                 config.store(text, "the test infrastructure of this JVM");

@@ -2,6 +2,9 @@ package io.ironflow.deploy.testing;
 
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import io.ironflow.events.NodeIntent;
+import io.ironflow.intents.IntentSigner;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +41,13 @@ public final class KafkaTestClient implements AutoCloseable {
     private final String registryUrl;
     private final Map<String, Object> security;
     private final KafkaProducer<String, Object> producer;
+    private final IntentSigner signer;
+
+    /**
+     * The system property naming the intent-signing key this JVM's tests sign with ({@link IronflowTestInfrastructure}
+     * sets it): {@link #send} signs every unsigned NodeIntent with it, as a trusted sender would.
+     */
+    public static final String SIGNING_KEY = "ironflow.test.intent-signing-key";
 
     /** A client of the broker and registry the running Quarkus test's configuration names. */
     public static KafkaTestClient ofTestConfig() {
@@ -55,6 +65,8 @@ public final class KafkaTestClient implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.security = Map.copyOf(security);
+        String signingKey = System.getProperty(SIGNING_KEY);
+        this.signer = signingKey == null ? null : new IntentSigner(Path.of(signingKey));
         this.producer = new KafkaProducer<>(config(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
@@ -73,8 +85,14 @@ public final class KafkaTestClient implements AutoCloseable {
         send(topic, key, value, Map.of());
     }
 
-    /** Sends with record headers (a W3C traceparent, say). */
+    /**
+     * Sends with record headers (a W3C traceparent, say). An unsigned NodeIntent that names its principal is signed
+     * first with this JVM's test key ({@link #SIGNING_KEY}), when there is one; {@link #sendRaw} sends bytes as given.
+     */
     public void send(String topic, String key, Object value, Map<String, String> headers) {
+        if (signer != null && value instanceof NodeIntent intent && intent.getSignature() == null && intent.getPrincipal() != null) {
+            signer.sign(intent);
+        }
         try {
             ProducerRecord<String, Object> record = new ProducerRecord<>(topic, key, value);
             headers.forEach((name, header) -> record.headers().add(name, header.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -94,6 +112,15 @@ public final class KafkaTestClient implements AutoCloseable {
             serializer.configure(config(Map.of("apicurio.registry.url", registryUrl,
                     "apicurio.registry.auto-register", "true")), false);
             return serializer.serialize("ironflow.wrong-type-test." + value.getSchema().getName(), value);
+        }
+    }
+
+    /** {@code value} framed by the registry's serializer for {@code topic}, as given (nothing signed): for {@link #sendRaw}. */
+    public byte[] serialized(String topic, Object value) {
+        try (AvroKafkaSerializer<Object> serializer = new AvroKafkaSerializer<>()) {
+            serializer.configure(config(Map.of("apicurio.registry.url", registryUrl,
+                    "apicurio.registry.auto-register", "true")), false);
+            return serializer.serialize(topic, value);
         }
     }
 

@@ -4,6 +4,7 @@ import io.ironflow.deploy.infra.ChildJvm;
 import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.EtcdCluster;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.IntentKeyring;
 import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.deploy.testing.TestDirectories;
 import java.io.IOException;
@@ -300,6 +301,7 @@ public final class LocalStack {
             config.put("quarkus.config.locations", writeSecrets(name, secrets).toString());
         }
         config.put("quarkus.http.port", String.valueOf(options.port(name)));
+        config.putAll(intentKeys(name));
         if (name.equals(StackOptions.API) || name.equals(StackOptions.CONDUCTOR) || name.equals(StackOptions.TEARDOWN)
                 || name.equals(StackOptions.ONEVIEW) || name.equals(StackOptions.DASHBOARD)) {
             config.putAll(auth.serviceConfig()); // every service's HTTP port but health is authenticated alike
@@ -322,6 +324,24 @@ public final class LocalStack {
         // The allocator talks to the stack's OneView simulator.
         config.put("ironflow.oneview.url", "http://127.0.0.1:" + options.port(StackOptions.ONEVIEW_SIMULATOR));
         return config;
+    }
+
+    /**
+     * The intent keys a service uses: the conductor trusts the data directory's keyring; the API, the allocator and
+     * the teardown orchestrator each sign with a key of their own, made at the stack's first start, the API's bound
+     * to any caller but the services, each service's to itself (docs/intents.md). All are made before the first
+     * service starts, so no conductor ever waits for a sender's key.
+     */
+    private Map<String, String> intentKeys(String name) {
+        IntentKeyring keyring = IntentKeyring.at(options.dataDir().resolve("intent-keys"));
+        Map<String, Path> signing = Map.of(
+                StackOptions.API, keyring.signingKey(StackOptions.API, IntentKeyring.API),
+                StackOptions.ONEVIEW, keyring.signingKey(StackOptions.ONEVIEW, IntentKeyring.service(StackOptions.ONEVIEW)),
+                StackOptions.TEARDOWN, keyring.signingKey(StackOptions.TEARDOWN, IntentKeyring.service(StackOptions.TEARDOWN)));
+        if (name.equals(StackOptions.CONDUCTOR)) {
+            return Map.of("ironflow.intents.trusted-keys", keyring.trustedKeys().toAbsolutePath().toString());
+        }
+        return signing.containsKey(name) ? Map.of("ironflow.intents.signing-key", signing.get(name).toAbsolutePath().toString()) : Map.of();
     }
 
     /** {@code secrets} as {@code DATA/secrets/<service>.properties}, mode 0600, for the service to read as configuration. */
