@@ -69,6 +69,9 @@ public final class IntentSigner {
         jws.setKey(jwk.getPrivateKey());
         jws.setKeyIdHeaderValue(jwk.getKeyId());
         jws.setAlgorithmHeaderValue(algorithm(jwk));
+        if (jwk.getKeyType().equals("OKP")) {
+            jws.setProviderContext(SignatureProvider.forEdDsa());
+        }
         try {
             intent.setSignature(jws.getCompactSerialization());
         } catch (JoseException e) {

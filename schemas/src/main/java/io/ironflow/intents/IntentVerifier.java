@@ -119,7 +119,11 @@ public final class IntentVerifier {
                 if (members.containsKey("d")) {
                     throw new IllegalArgumentException("trusted key " + kid + " holds a private key: give the conductor public keys only");
                 }
-                JwtConsumer consumer = new JwtConsumerBuilder()
+                JwtConsumerBuilder builder = new JwtConsumerBuilder();
+                if (jwk.getKeyType().equals("OKP")) {
+                    builder.setJwsProviderContext(SignatureProvider.forEdDsa());
+                }
+                JwtConsumer consumer = builder
                         .setVerificationKey(jwk.getKey())
                         .setJwsAlgorithmConstraints(AlgorithmConstraints.ConstraintType.PERMIT,
                                 AlgorithmIdentifiers.EDDSA, AlgorithmIdentifiers.RSA_USING_SHA256)

@@ -60,6 +60,15 @@ public final class IntentKeyring {
         return new KeyBinding(Set.copyOf(users), Set.of("*"), Set.of("*"), true);
     }
 
+    /**
+     * The configuration of a test harness that starts services itself: the conductor trusts this keyring, every
+     * sender signs with the harness's {@link #anybody} key, {@code tests.jwk}, which the harness's own client uses too.
+     */
+    public Map<String, String> testServiceConfig() {
+        return Map.of("ironflow.intents.trusted-keys", trustedKeys().toString(),
+                "ironflow.intents.signing-key", signingKey("tests", anybody()).toString());
+    }
+
     public Path trustedKeys() {
         return dir.resolve(TRUSTED);
     }

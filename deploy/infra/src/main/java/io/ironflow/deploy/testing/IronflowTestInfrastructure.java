@@ -48,11 +48,9 @@ public class IronflowTestInfrastructure implements QuarkusTestResourceLifecycleM
                 config.putAll(infrastructure.serviceSecrets()); // this JVM's own configuration: no command line to leak from
                 // One intent key for the module's tests: the service under test signs with it, the conductor trusts it,
                 // and KafkaTestClient signs the intents a test publishes with it (SIGNING_KEY).
-                IntentKeyring keyring = IntentKeyring.at(dataDir.resolve("intent-keys"));
-                Path signingKey = keyring.signingKey("tests", IntentKeyring.anybody());
-                config.put("ironflow.intents.trusted-keys", keyring.trustedKeys().toString());
-                config.put("ironflow.intents.signing-key", signingKey.toString());
-                System.setProperty(KafkaTestClient.SIGNING_KEY, signingKey.toString());
+                Map<String, String> keys = IntentKeyring.at(dataDir.resolve("intent-keys")).testServiceConfig();
+                config.putAll(keys);
+                System.setProperty(KafkaTestClient.SIGNING_KEY, keys.get("ironflow.intents.signing-key"));
                 Path file = dataDir.resolve("test-infrastructure.properties");
                 java.io.StringWriter text = new java.io.StringWriter();
                 config.store(text, "the test infrastructure of this JVM");

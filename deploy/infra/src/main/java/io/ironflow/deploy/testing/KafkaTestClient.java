@@ -41,7 +41,7 @@ public final class KafkaTestClient implements AutoCloseable {
     private final String registryUrl;
     private final Map<String, Object> security;
     private final KafkaProducer<String, Object> producer;
-    private final IntentSigner signer;
+    private volatile IntentSigner signer;
 
     /**
      * The system property naming the intent-signing key this JVM's tests sign with ({@link IronflowTestInfrastructure}
@@ -73,6 +73,12 @@ public final class KafkaTestClient implements AutoCloseable {
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, AvroKafkaSerializer.class.getName(),
                 "apicurio.registry.url", registryUrl,
                 "apicurio.registry.auto-register", "true")));
+    }
+
+    /** From now on, {@link #send} signs unsigned intents with {@code signingKey} (a key the stack under test trusts). */
+    public KafkaTestClient signingIntentsWith(Path signingKey) {
+        this.signer = new IntentSigner(signingKey);
+        return this;
     }
 
     private Map<String, Object> config(Map<String, Object> base) {

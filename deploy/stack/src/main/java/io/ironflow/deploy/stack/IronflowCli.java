@@ -1,5 +1,9 @@
 package io.ironflow.deploy.stack;
 
+import io.ironflow.deploy.infra.IntentKeyring;
+import io.ironflow.intents.KeyBinding;
+import java.util.Set;
+
 import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.schemas.Topic;
 import java.io.PrintWriter;
@@ -10,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "ironflow", mixinStandardHelpOptions = true, version = "Ironflow 0.1.0-SNAPSHOT",
         description = "Runs Ironflow on this machine, watches its topics, and benchmarks it.",
         subcommands = {IronflowCli.Watch.class, IronflowCli.Bench.class, IronflowCli.BenchList.class,
-                IronflowCli.OneViewMigrateCommand.class, IronflowCli.Token.class})
+                IronflowCli.OneViewMigrateCommand.class, IronflowCli.Token.class, IronflowCli.IntentKey.class})
 public final class IronflowCli implements Callable<Integer> {
 
     @Spec
@@ -238,6 +243,55 @@ public final class IronflowCli implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             spec.commandLine().getOut().println(token);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /**
+     * {@code ironflow intent-key --name NAME ...}: a signing key for an external intent producer, trusted by the
+     * stack's conductors at once (they read the trusted-keys file again), limited to the principals named.
+     */
+    @Command(name = "intent-key", mixinStandardHelpOptions = true,
+            description = {"Makes an Ed25519 intent-signing key for a producer that sends intents to Kafka itself (docs/intents.md):",
+                    "its private half in DIR/intent-keys/NAME.jwk (0600, for that producer only), its public half added to the",
+                    "conductors' DIR/intent-keys/trusted-keys.jwks, bound to the users, roles and projects given. Running",
+                    "conductors trust it at once. Prints the private key's path. An existing NAME is kept as it is."})
+    static final class IntentKey implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "The stack's data directory (default: .ironflow in the repository).")
+        Path dataDir;
+
+        @Option(names = "--name", paramLabel = "NAME", required = true, description = "The producer's name: lower-case letters, digits, '-'.")
+        String name;
+
+        @Option(names = "--user", paramLabel = "USER", required = true,
+                description = "A user it may sign for (repeat; * for any user but Ironflow's own services).")
+        List<String> users;
+
+        @Option(names = "--role", paramLabel = "ROLE", required = true, description = "A role it may carry (repeat; * for any).")
+        List<String> roles;
+
+        @Option(names = "--project", paramLabel = "ID", description = "A project it may sign for (repeat; * for any; none: no project).")
+        List<String> projects = List.of();
+
+        @Option(names = "--system-scope", description = "It may carry system scope (default: no).")
+        boolean systemScope;
+
+        @Override
+        public Integer call() {
+            Path data = dataDir != null ? dataDir.toAbsolutePath().normalize() : StackOptions.defaultHome().resolve(".ironflow");
+            Path key;
+            try {
+                key = IntentKeyring.at(data.resolve("intent-keys")).signingKey(name,
+                        new KeyBinding(Set.copyOf(users), Set.copyOf(roles), Set.copyOf(projects), systemScope));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            spec.commandLine().getOut().println(key);
             spec.commandLine().getOut().flush();
             return 0;
         }

@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.deploy.infra.KafkaAccess;
+import io.ironflow.deploy.infra.IntentKeyring;
 import io.ironflow.deploy.infra.KafkaSecurity;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.deploy.testing.TestDirectories;
+import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.ProvisionAction;
+import io.ironflow.intents.KeyBinding;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.ironflow.schemas.Topic;
@@ -294,7 +297,17 @@ class AuthStackTest {
         Map<String, Object> asSite = new HashMap<>(security.clientProperties(SITE_PRODUCER));
         asSite.put("apicurio.registry.auth.username", SITE_PRODUCER);
         asSite.put("apicurio.registry.auth.password", security.password(SITE_PRODUCER));
-        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry(), asSite)) {
+        // Its intent key (ironflow intent-key) may sign for its auditor, a system reader, and nobody else.
+        Path siteKey = IntentKeyring.at(dataDir.resolve("intent-keys"))
+                .signingKey(SITE_PRODUCER, new KeyBinding(Set.of("auditor"), Set.of("reader"), Set.of(), true));
+        try (KafkaTestClient kafka = new KafkaTestClient(stack.kafka(), stack.registry(), asSite).signingIntentsWith(siteKey)) {
+            // The write ACL is no way to act as an admin: unsigned, or signed beyond the key's binding, it is dead-lettered.
+            NodeIntent unsigned = NodeIntent.newBuilder().setIntentId(UUID.randomUUID().toString()).setNodeUuid(uuid)
+                    .setRequester("admin").setPrincipal(IntentRules.toAvro(new Principal("admin", null, Set.of("admin"), true)))
+                    .setRequestedAt(Instant.now()).setCommand(new DeleteNode()).build();
+            kafka.sendRaw(Topic.NODE_INTENTS.topicName(), uuid, kafka.serialized(Topic.NODE_INTENTS.topicName(), unsigned));
+            NodeIntent beyond = NodeIntent.newBuilder(unsigned).setIntentId(UUID.randomUUID().toString()).build();
+            kafka.send(Topic.NODE_INTENTS.topicName(), uuid, beyond); // signed with the site's key, which may not carry admin
             NodeIntent reader = NodeIntent.newBuilder().setIntentId(UUID.randomUUID().toString()).setNodeUuid(uuid)
                     .setRequester("auditor")
                     .setPrincipal(IntentRules.toAvro(new Principal("auditor", null, Set.of("reader"), true)))
@@ -308,7 +321,7 @@ class AuthStackTest {
             assertEquals(403, answer.getCode(), answer.getErrorMessage());
             assertFalse(answer.getAccepted());
         }
-        assertEquals("available", node(uuid).get("provision_state").asText(), "the refused intent changed nothing");
+        assertEquals("available", node(uuid).get("provision_state").asText(), "the refused and forged intents changed nothing");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ironflow.deploy.infra.ChildJvm;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.IntentKeyring;
 import io.ironflow.deploy.infra.Ports;
 import io.ironflow.deploy.testing.KafkaTestClient;
 import io.ironflow.deploy.testing.TestDirectories;
@@ -72,6 +73,7 @@ class ConductorClusterTest {
         for (String name : List.of("conductor-a", "conductor-b")) {
             int port = Ports.free(1)[0];
             Map<String, String> config = new HashMap<>(infrastructure.serviceConfig());
+            config.putAll(keys().testServiceConfig());
             config.putAll(Map.of("quarkus.http.port", String.valueOf(port), "ironflow.conductor.name", name,
                     "ironflow.conductor.heartbeat-interval", "1s", "ironflow.conductor.heartbeat-timeout", "5s",
                     "ironflow.conductor.call-back-sweep-interval", "1s",
@@ -88,7 +90,12 @@ class ConductorClusterTest {
         for (Map.Entry<String, URI> conductor : ready.entrySet()) {
             conductors.get(conductor.getKey()).awaitReady(conductor.getValue(), Duration.ofSeconds(120));
         }
-        kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl());
+        kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl())
+                .signingIntentsWith(Path.of(keys().testServiceConfig().get("ironflow.intents.signing-key")));
+    }
+
+    private IntentKeyring keys() {
+        return IntentKeyring.at(dataDir.resolve("intent-keys"));
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ironflow.deploy.infra.ChildJvm;
 import io.ironflow.deploy.infra.EmbeddedPostgresServer;
 import io.ironflow.deploy.infra.Infrastructure;
+import io.ironflow.deploy.infra.IntentKeyring;
 import io.ironflow.deploy.infra.KafkaBroker;
 import io.ironflow.deploy.infra.Ports;
 import io.ironflow.deploy.infra.SchemaRegistry;
@@ -131,7 +132,9 @@ class FaultSuiteTest {
         settings = Infrastructure.Settings.freePorts(dataDir, home.resolve("deploy/schema-registry/target/apicurio-registry-runner.jar"))
                 .durably(); // what survives a crash is what this suite checks
         infrastructure = Infrastructure.start(settings);
-        kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl());
+        kafka = new KafkaTestClient(infrastructure.kafka().bootstrapServers(), infrastructure.registry().apiUrl())
+                .signingIntentsWith(Path.of(IntentKeyring.at(dataDir.resolve("intent-keys")).testServiceConfig()
+                        .get("ironflow.intents.signing-key")));
         for (String name : List.of("conductor-a", "conductor-b", "api-service")) {
             ports.put(name, Ports.free(1)[0]);
             start(name);
@@ -549,6 +552,7 @@ class FaultSuiteTest {
     private void launch(String name) throws Exception {
         boolean conductor = name.startsWith("conductor");
         Map<String, String> config = new HashMap<>(serviceConfig());
+        config.putAll(IntentKeyring.at(dataDir.resolve("intent-keys")).testServiceConfig());
         config.put("quarkus.http.port", String.valueOf(ports.get(name)));
         config.put("java.io.tmpdir", dataDir.toString());
         if (conductor) {
