@@ -62,7 +62,7 @@ public final class Infrastructure implements AutoCloseable {
         SchemaRegistry registry = security == null
                 ? SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort())
                 : SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort(),
-                        security.users(), KafkaSecurity.ADMIN);
+                        security.users(), security.registryRoles(), KafkaSecurity.ADMIN);
         KafkaBroker kafka = null;
         EmbeddedPostgresServer postgres = null;
         try {
