@@ -168,6 +168,49 @@ class KubernetesManifestsTest {
                 && proxy.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("users") && m.getMountPath().equals("/etc/nginx/users")));
     }
 
+    /**
+     * Least privilege in the database (issue 58): each service logs in as its own role, from its own Secret (the
+     * conductor as the owner, the API with a role that may only read, the teardown orchestrator with one that owns
+     * its schema only), and the allocator and the dashboard, which have no database, get no database Secret at all.
+     */
+    @Test
+    void eachServiceLogsInToTheDatabaseAsItsOwnRoleAndTheAllocatorNotAtAll() throws IOException {
+        Map<String, String> secrets = Map.of("api-service", "ironflow-db-api", "conductor-service", "ironflow-db-app",
+                "teardown-orchestrator", "ironflow-db-teardown");
+        for (Deployment deployment : parse("ironflow.yaml").stream().filter(Deployment.class::isInstance)
+                .map(Deployment.class::cast).toList()) {
+            String name = deployment.getMetadata().getName();
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            java.util.Set<String> databaseSecrets = new java.util.TreeSet<>();
+            for (Container container : concat(pod.getContainers(), pod.getInitContainers())) {
+                for (EnvVar variable : container.getEnv()) {
+                    if (variable.getValueFrom() != null && variable.getValueFrom().getSecretKeyRef() != null
+                            && variable.getValueFrom().getSecretKeyRef().getName().startsWith("ironflow-db-")) {
+                        databaseSecrets.add(variable.getValueFrom().getSecretKeyRef().getName());
+                    }
+                }
+            }
+            assertEquals(secrets.containsKey(name) ? java.util.Set.of(secrets.get(name)) : java.util.Set.of(), databaseSecrets,
+                    name + "'s database Secrets");
+        }
+        Map<String, Object> cluster = ((GenericKubernetesResource) parse("postgres.yaml").get(0)).getAdditionalProperties();
+        Map<String, Object> spec = (Map<String, Object>) cluster.get("spec");
+        List<Map<String, Object>> roles = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("managed")).get("roles");
+        Map<String, String> roleSecrets = new TreeMap<>();
+        roles.forEach(role -> roleSecrets.put((String) role.get("name"),
+                (String) ((Map<String, Object>) role.get("passwordSecret")).get("name")));
+        assertEquals(Map.of("ironflow_api", "ironflow-db-api", "ironflow_teardown", "ironflow-db-teardown"), roleSecrets);
+        String initSql = String.valueOf(((Map<String, Object>) ((Map<String, Object>) spec.get("bootstrap")).get("initdb"))
+                .get("postInitApplicationSQL"));
+        assertTrue(initSql.contains("CREATE SCHEMA teardown AUTHORIZATION ironflow_teardown"), initSql);
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a == null ? List.of() : a);
+        all.addAll(b == null ? List.of() : b);
+        return all;
+    }
+
     private static EnvVar env(Container container, String name) {
         return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElse(null);
     }
