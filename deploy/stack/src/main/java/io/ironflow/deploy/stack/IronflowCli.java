@@ -100,7 +100,7 @@ public final class IronflowCli implements Callable<Integer> {
         Duration tokenLifetime;
 
         @Option(names = "--secure", description = {"Kafka with SASL/SCRAM-SHA-512 and ACLs (one principal per service), the registry",
-                "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed."})
+                "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed. Implied by any --auth but noauth."})
         boolean secure;
 
         @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure: TLS on Kafka's client listener",
@@ -155,16 +155,28 @@ public final class IronflowCli implements Callable<Integer> {
             Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
             LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout), auth,
                     usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath(),
-                    tokenLifetime, security()));
+                    tokenLifetime, kafkaSecurity()));
             return 0;
         }
 
-        /** What was asked for the secure stack, or null for an open one; a secure option without --secure is refused. */
-        private KafkaSecurity.Options security() {
-            if (!secure) {
+        /**
+         * Whether Kafka authenticates (SASL/SCRAM, ACLs, the registry's basic auth): with {@code --secure}, and with any
+         * {@code --auth} but noauth, since authenticating API callers is worth nothing while any local process may
+         * write intents to an open broker (issue 58).
+         */
+        private boolean secureKafka() {
+            return secure || auth != StackAuth.AuthStrategy.noauth;
+        }
+
+        /**
+         * What was asked for the secure stack, or null for an open one; a secure option on an open stack is refused.
+         * Package-private: the test parses a command line without starting anything.
+         */
+        KafkaSecurity.Options kafkaSecurity() {
+            if (!secureKafka()) {
                 if (keyStore != null || trustStore != null || !intentProducers.isEmpty() || !readers.isEmpty()) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "--kafka-keystore, --kafka-truststore, --kafka-intent-producer and --kafka-reader need --secure");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-keystore, --kafka-truststore,"
+                            + " --kafka-intent-producer and --kafka-reader need --secure (or an --auth other than noauth)");
                 }
                 return null;
             }
