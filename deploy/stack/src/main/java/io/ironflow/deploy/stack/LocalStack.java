@@ -352,7 +352,7 @@ public final class LocalStack {
                   etcd (node-0..2)       %s
                   Kafka bootstrap        %s%s
                   Schema registry        %s (Confluent API: %s)%s
-                  PostgreSQL             %s (user ironflow; passwords in %s)
+                  PostgreSQL             %s (a role per service; passwords in %s)
                 Press Ctrl-C to stop.
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),
