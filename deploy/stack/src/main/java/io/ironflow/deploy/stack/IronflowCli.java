@@ -103,7 +103,7 @@ public final class IronflowCli implements Callable<Integer> {
                 "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed. Implied by any --auth but noauth."})
         boolean secure;
 
-        @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure: TLS on Kafka's client listener",
+        @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure (or --auth): TLS on Kafka's client listener",
                 "(SASL_SSL) with this PKCS12 key store; its password in IRONFLOW_KAFKA_KEYSTORE_PASSWORD."})
         Path keyStore;
 
@@ -111,12 +111,12 @@ public final class IronflowCli implements Callable<Integer> {
                 "broker with (default: the key store); its password in IRONFLOW_KAFKA_TRUSTSTORE_PASSWORD (default: the key store's)."})
         Path trustStore;
 
-        @Option(names = "--kafka-intent-producer", paramLabel = "NAME", description = {"With --secure: an external Kafka principal",
-                "that may write intents (and read their results); repeatable."})
+        @Option(names = "--kafka-intent-producer", paramLabel = "NAME", description = {"With --secure (or --auth): an external Kafka principal",
+                "that may write intents (and read their results, in the consumer group of its own name); repeatable."})
         List<String> intentProducers = new ArrayList<>();
 
-        @Option(names = "--kafka-reader", paramLabel = "NAME", description = {"With --secure: an external read-only Kafka principal",
-                "(node state, node events, teardown events); repeatable."})
+        @Option(names = "--kafka-reader", paramLabel = "NAME", description = {"With --secure (or --auth): an external read-only Kafka principal",
+                "(node state, node events, teardown events), in the consumer group of its own name; repeatable."})
         List<String> readers = new ArrayList<>();
 
         /** The command with one {@code --<component>-port} option per port of {@link StackOptions#defaultPorts()}. */
