@@ -107,10 +107,22 @@ class ActionsTest {
         }
     }
 
+    /**
+     * A connection to the test's PostgreSQL: as the orchestrator's own role for its schema, or, for {@code nodes}
+     * (the conductor's node table, which that role may not touch), as the owner the conductor works with.
+     */
+    static java.sql.Connection database(boolean nodes) throws java.sql.SQLException {
+        org.eclipse.microprofile.config.Config config = ConfigProvider.getConfig();
+        String url = config.getValue("quarkus.datasource.jdbc.url", String.class);
+        return nodes
+                ? java.sql.DriverManager.getConnection(url, "ironflow", config.getValue("ironflow.db.owner-password", String.class))
+                : java.sql.DriverManager.getConnection(url, config.getValue("quarkus.datasource.username", String.class),
+                        config.getValue("quarkus.datasource.password", String.class));
+    }
+
     /** One text value from the test's PostgreSQL (the first column of the first row, or null). */
     static String sql(String query, Object... args) {
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
+        try (java.sql.Connection c = database(query.contains("public."));
                 java.sql.PreparedStatement s = c.prepareStatement(query)) {
             for (int i = 0; i < args.length; i++) {
                 s.setObject(i + 1, args[i]);
@@ -125,8 +137,7 @@ class ActionsTest {
 
     /** What the fake hardware recorded (the API keeps driver_internal_info private; the test reads the row). */
     static int erasedDevices(String name) {
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "ironflow", org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
+        try (java.sql.Connection c = database(true);
                 java.sql.PreparedStatement s = c.prepareStatement(
                         "SELECT (driver_internal_info -> 'fake_hardware' ->> 'erased_devices')::int FROM public.nodes WHERE name = ?")) {
             s.setString(1, name);
@@ -610,9 +621,7 @@ class ActionsTest {
         CompletableFuture<Void> sending = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
         HeldSends.hold(early, sending, release);
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection slow = java.sql.DriverManager.getConnection(url, "ironflow",
-                ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class))) {
+        try (java.sql.Connection slow = database(false)) {
             slow.setAutoCommit(false);
             try (java.sql.PreparedStatement row = slow.prepareStatement(insert)) { // takes the lower seq
                 row.setString(1, late);
@@ -928,9 +937,7 @@ class ActionsTest {
 
         // A creation stuck while it holds the creation lock (here a session holding it) delays others by 5 s at most:
         // they are answered 503, store nothing, and the next one after it is released goes through.
-        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-        try (java.sql.Connection stuck = java.sql.DriverManager.getConnection(url, "ironflow",
-                ConfigProvider.getConfig().getValue("quarkus.datasource.password", String.class));
+        try (java.sql.Connection stuck = database(false);
                 java.sql.Statement lock = stuck.createStatement()) {
             lock.execute("SELECT pg_advisory_lock(" + 0x7EA2_C4EAL + ")");
             long stored = Long.parseLong(sql("SELECT count(*) FROM teardown.actions"));

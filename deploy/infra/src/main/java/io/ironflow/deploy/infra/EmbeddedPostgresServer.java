@@ -24,7 +24,9 @@ import java.util.concurrent.TimeoutException;
  * binaries are unpacked once per user and version into {@link #binaries()}, shared by every data directory (zonky
  * locks the unpacking and marks it complete, so concurrent starts wait for one another instead of unpacking twice).
  * It creates the {@value #DATABASE} database, owned by the {@value #OWNER} role the conductor migrates and
- * writes with, and the {@value #READER} role the API reads with (granted SELECT by the migrations). Every role,
+ * writes with, the {@value #READER} role the API reads with (granted SELECT by the migrations, nothing more), and
+ * the {@value #TEARDOWN} role the teardown orchestrator works with, which owns the {@value #TEARDOWN_SCHEMA} schema
+ * and has no right on the conductor's tables. Each service logs in as its own role. Every role,
  * the superuser too, has a random password of this data directory, kept in {@code secrets/database.properties}
  * (0600) and never printed; connections must prove it (scram-sha-256), none is trusted. A data directory made
  * before passwords (trust) is switched over on its first start.
@@ -39,10 +41,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static final String DATABASE = "ironflow";
     public static final String OWNER = "ironflow";
     public static final String READER = "ironflow_api";
+    public static final String TEARDOWN = "ironflow_teardown";
+    /** The teardown orchestrator's schema, owned by {@link #TEARDOWN}. */
+    public static final String TEARDOWN_SCHEMA = "teardown";
 
     /** The configuration keys (and, upper-cased with underscores, environment variables) of the roles' passwords. */
     public static final String OWNER_PASSWORD = "ironflow.db.owner-password";
     public static final String READER_PASSWORD = "ironflow.db.reader-password";
+    public static final String TEARDOWN_PASSWORD = "ironflow.db.teardown-password";
     private static final String SUPERUSER = "postgres";
     private static final String SUPERUSER_PASSWORD = "ironflow.db.superuser-password";
     /** Written into PostgreSQL's data directory once its roles have their passwords and trust is gone. */
@@ -70,7 +76,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static EmbeddedPostgresServer start(Path dataDir, int port, boolean durable) throws IOException {
         Path runtime = binaries();
         SecretFile secrets = SecretFile.open(dataDir.resolve("secrets").resolve("database.properties"),
-                SUPERUSER_PASSWORD, OWNER_PASSWORD, READER_PASSWORD);
+                SUPERUSER_PASSWORD, OWNER_PASSWORD, READER_PASSWORD, TEARDOWN_PASSWORD);
         Path data = dataDir.resolve("postgres");
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setPort(port)
@@ -128,14 +134,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 Statement s = c.createStatement()) {
             // the passwords are random URL-safe base64: nothing in them needs quoting
             s.execute("ALTER ROLE " + SUPERUSER + " PASSWORD '" + secrets.get(SUPERUSER_PASSWORD) + "'");
-            for (String role : new String[] {OWNER, READER}) {
-                String password = secrets.get(role.equals(OWNER) ? OWNER_PASSWORD : READER_PASSWORD);
+            for (String role : new String[] {OWNER, READER, TEARDOWN}) {
+                String password = secrets.get(switch (role) {
+                    case OWNER -> OWNER_PASSWORD;
+                    case READER -> READER_PASSWORD;
+                    default -> TEARDOWN_PASSWORD;
+                });
                 s.execute((exists(s, "SELECT 1 FROM pg_roles WHERE rolname = '" + role + "'") ? "ALTER" : "CREATE")
                         + " ROLE " + role + " LOGIN PASSWORD '" + password + "'");
             }
             if (!exists(s, "SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
                 s.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER);
             }
+            giveTheTeardownSchemaToItsRole(jdbcUrl());
             if (!Files.exists(data.resolve(PASSWORDS_SET))) {
                 writeHba(data);
                 s.execute("SELECT pg_reload_conf()");
@@ -144,6 +155,35 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("cannot prepare the ironflow database (its passwords are in "
                     + secrets.path() + ")", e);
+        }
+    }
+
+    /**
+     * The teardown orchestrator's schema belongs to its role, made here since that role may create nothing in the
+     * database. A data directory from before that role has the schema and its tables owned by {@value #OWNER}
+     * (the orchestrator logged in as the owner): they are handed over, so its migrations and work go on.
+     */
+    private void giveTheTeardownSchemaToItsRole(String databaseUrl) throws SQLException {
+        try (Connection c = DriverManager.getConnection(databaseUrl, SUPERUSER, secrets.get(SUPERUSER_PASSWORD));
+                Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + TEARDOWN_SCHEMA + " AUTHORIZATION " + TEARDOWN);
+            s.execute("ALTER SCHEMA " + TEARDOWN_SCHEMA + " OWNER TO " + TEARDOWN);
+            s.execute("""
+                    DO $$
+                    DECLARE r record;
+                    BEGIN
+                        FOR r IN SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                 WHERE n.nspname = '%1$s' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+                                   AND pg_get_userbyid(c.relowner) <> '%2$s'
+                                   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype IN ('a', 'i'))
+                        LOOP
+                            EXECUTE format('ALTER %%s %%I.%%I OWNER TO %2$s',
+                                    CASE r.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW'
+                                                   WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
+                                    '%1$s', r.relname);
+                        END LOOP;
+                    END
+                    $$""".formatted(TEARDOWN_SCHEMA, TEARDOWN));
         }
     }
 
@@ -163,6 +203,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     /** The password of {@link #READER}, the API's read-only role. */
     public String readerPassword() {
         return secrets.get(READER_PASSWORD);
+    }
+
+    /** The password of {@link #TEARDOWN}, the teardown orchestrator's role. */
+    public String teardownPassword() {
+        return secrets.get(TEARDOWN_PASSWORD);
     }
 
     /** Where this data directory's database passwords are kept (0600). */

@@ -62,7 +62,7 @@ public final class Infrastructure implements AutoCloseable {
         SchemaRegistry registry = security == null
                 ? SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort())
                 : SchemaRegistry.launch(settings.registryJar(), settings.dataDir(), settings.registryPort(),
-                        security.users(), KafkaSecurity.ADMIN);
+                        security.users(), security.registryRoles(), KafkaSecurity.ADMIN);
         KafkaBroker kafka = null;
         EmbeddedPostgresServer postgres = null;
         try {
@@ -81,13 +81,15 @@ public final class Infrastructure implements AutoCloseable {
     }
 
     /**
-     * The secrets every Ironflow service may need, by configuration key: the database roles' passwords. The
-     * services' properties name them ({@code quarkus.datasource.password=${ironflow.db.owner-password}}); a process
-     * gets them through its environment ({@link #environmentVariable}), never on its command line.
+     * The secrets Ironflow's services need, by configuration key: the database roles' passwords, one role per
+     * service. The services' properties name theirs ({@code quarkus.datasource.password=${ironflow.db.owner-password}});
+     * the launcher hands a process only its own, through its environment ({@link #environmentVariable}), never on its
+     * command line. A module's tests get them all: they arrange their fixtures as the roles that own the tables.
      */
     public Map<String, String> serviceSecrets() {
         return Map.of(EmbeddedPostgresServer.OWNER_PASSWORD, postgres.ownerPassword(),
-                EmbeddedPostgresServer.READER_PASSWORD, postgres.readerPassword());
+                EmbeddedPostgresServer.READER_PASSWORD, postgres.readerPassword(),
+                EmbeddedPostgresServer.TEARDOWN_PASSWORD, postgres.teardownPassword());
     }
 
     /** {@link #serviceSecrets} as a child process's environment variables. */

@@ -17,6 +17,12 @@ import org.apache.kafka.common.resource.ResourceType;
  * the allocator, the teardown orchestrator and configured external producers may write
  * {@code ironflow.node-intents}; only conductors write results, node state, node events and allocation requests;
  * only the allocator writes allocation results; dashboards and external readers only read.
+ * <p>
+ * Consumer groups are granted by their literal names: joining a group lets a member take partitions from the others
+ * and commit offsets past records they never read, so a principal whose name starts another's group (a reader named
+ * {@code ironflow-node} and the node history's {@code ironflow-node-history}) must not reach it. The only prefixes
+ * are the API's and the teardown orchestrator's per-instance groups ({@code ironflow-api-<uuid>}, each instance
+ * reads every result); {@link #reservedGroup} keeps external principals' names out of every service group.
  */
 public record KafkaAccess(String user, List<AclBinding> acls) {
 
@@ -34,17 +40,20 @@ public record KafkaAccess(String user, List<AclBinding> acls) {
         return List.of(
                 of(API).topic(Topic.NODE_INTENTS, WRITE).topic(Topic.INTENT_RESULTS, READ)
                         .groupPrefix("ironflow-api-").build(), // each API instance has a group of its own
-                of(CONDUCTOR).topic(Topic.NODE_INTENTS, READ).groupPrefix("ironflow-conductor")
+                of(CONDUCTOR).topic(Topic.NODE_INTENTS, READ).group("ironflow-conductor")
+                        .group("ironflow-conductor-allocations") // allocation results
                         .topic(Topic.NODE_EVENTS, READ).group("ironflow-node-history") // the node history projection
                         .topic(Topic.INTENT_RESULTS, WRITE).topic(Topic.NODE_STATE, WRITE).topic(Topic.NODE_EVENTS, WRITE)
                         .topic(Topic.NODE_INTENTS_DLQ, WRITE).topic(Topic.ALLOCATION_REQUESTS, WRITE)
                         .topic(Topic.ALLOCATION_RESULTS, READ).topic(Topic.ALLOCATION_RESULTS_DLQ, WRITE).build(),
-                of(ONEVIEW).topic(Topic.ALLOCATION_REQUESTS, READ).groupPrefix("ironflow-oneview")
+                of(ONEVIEW).topic(Topic.ALLOCATION_REQUESTS, READ).group("ironflow-oneview-allocator")
+                        .group("ironflow-oneview-allocator-checks") // the power checks' node-state view
                         .topic(Topic.ALLOCATION_RESULTS, WRITE).topic(Topic.ALLOCATION_REQUESTS_DLQ, WRITE)
                         .topic(Topic.NODE_INTENTS, WRITE).topic(Topic.INTENT_RESULTS, READ).topic(Topic.NODE_STATE, READ)
                         .build(),
                 of(TEARDOWN).topic(Topic.NODE_INTENTS, WRITE).topic(Topic.INTENT_RESULTS, READ)
-                        .topic(Topic.NODE_STATE, READ).topic(Topic.TEARDOWN_EVENTS, WRITE).groupPrefix("ironflow-teardown")
+                        .topic(Topic.NODE_STATE, READ).topic(Topic.TEARDOWN_EVENTS, WRITE)
+                        .groupPrefix("ironflow-teardown-") // each instance has a group of its own
                         .build(),
                 // assigns partitions and commits nothing, so it needs no group
                 of(DASHBOARD).topic(Topic.NODE_STATE, READ).topic(Topic.NODE_EVENTS, READ)
@@ -52,17 +61,32 @@ public record KafkaAccess(String user, List<AclBinding> acls) {
     }
 
     /**
-     * An external producer of intents (a site's own automation): writes intents and reads their results, in
-     * consumer groups named after itself. The conductor still checks each intent's principal against the RBAC table.
+     * An external producer of intents (a site's own automation): writes intents and reads their results, in the
+     * one consumer group named as itself (several instances assign partitions instead, as the dashboard does). The
+     * conductor still checks each intent's principal against the RBAC table.
      */
     public static KafkaAccess intentProducer(String user) {
-        return of(user).topic(Topic.NODE_INTENTS, WRITE).topic(Topic.INTENT_RESULTS, READ).groupPrefix(user).build();
+        return of(user).topic(Topic.NODE_INTENTS, WRITE).topic(Topic.INTENT_RESULTS, READ).group(user).build();
     }
 
-    /** A read-only principal (a dashboard of a site's own): node state, node events and teardown events. */
+    /**
+     * A read-only principal (a dashboard of a site's own): node state, node events and teardown events, in the one
+     * consumer group named as itself.
+     */
     public static KafkaAccess reader(String user) {
         return of(user).topic(Topic.NODE_STATE, READ).topic(Topic.NODE_EVENTS, READ).topic(Topic.TEARDOWN_EVENTS, READ)
-                .groupPrefix(user).build();
+                .group(user).build();
+    }
+
+    /**
+     * The service consumer group {@code group} would be or fall under, if any: an external principal, whose group is
+     * its name, must not be named so.
+     */
+    public static java.util.Optional<String> reservedGroup(String group) {
+        return services().stream().flatMap(s -> s.acls().stream()).map(AclBinding::pattern)
+                .filter(p -> p.resourceType() == ResourceType.GROUP)
+                .filter(p -> p.patternType() == PatternType.PREFIXED ? group.startsWith(p.name()) : group.equals(p.name()))
+                .map(p -> p.patternType() == PatternType.PREFIXED ? p.name() + "*" : p.name()).findFirst();
     }
 
     private static Builder of(String user) {

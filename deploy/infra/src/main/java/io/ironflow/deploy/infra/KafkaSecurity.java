@@ -74,6 +74,10 @@ public final class KafkaSecurity {
                 if (user.equals(ADMIN) || KafkaAccess.services().stream().anyMatch(s -> s.user().equals(user))) {
                     throw new IllegalArgumentException("'" + user + "' is one of Ironflow's own Kafka principals");
                 }
+                // its consumer group is its name: it must not be one of the services' groups
+                KafkaAccess.reservedGroup(user).ifPresent(group -> {
+                    throw new IllegalArgumentException("'" + user + "' is the name of Ironflow's consumer group " + group);
+                });
             }
         }
 
@@ -190,6 +194,14 @@ public final class KafkaSecurity {
     /** Every user and password, for the registry's users. */
     Map<String, String> users() {
         return Map.copyOf(passwords);
+    }
+
+    /** Every user's role in the registry: the admin's, and each principal's by what it may do on Kafka. */
+    Map<String, RegistryRole> registryRoles() {
+        Map<String, RegistryRole> roles = new LinkedHashMap<>();
+        roles.put(ADMIN, RegistryRole.ADMIN);
+        principals.forEach(principal -> roles.put(principal.user(), RegistryRole.of(principal)));
+        return roles;
     }
 
     /** The security protocol of the client listener. */

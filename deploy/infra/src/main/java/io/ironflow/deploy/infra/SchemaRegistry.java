@@ -17,8 +17,9 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Apicurio Registry 2.4 (the {@code deploy/schema-registry} module) as a child JVM, its storage kept under the data
  * directory. Apicurio applies no compatibility rule unless told, so a global BACKWARD rule is set at start-up.
- * Given users (the secure stack's), every path but {@code /health} takes HTTP basic auth of one of them: the users
- * and that rule go to the registry in a 0600 file under the data directory, never on its command line.
+ * Given users (the secure stack's), every path but {@code /health} takes HTTP basic auth of one of them, and each
+ * may do only what its {@link RegistryRole} allows: the users and that rule go to the registry in a 0600 file under
+ * the data directory, never on its command line.
  */
 public final class SchemaRegistry implements AutoCloseable {
 
@@ -38,15 +39,15 @@ public final class SchemaRegistry implements AutoCloseable {
 
     /** Starts the registry process without waiting for it; call {@link #awaitReady()} next. */
     public static SchemaRegistry launch(Path jar, Path dataDir, int port) throws IOException {
-        return launch(jar, dataDir, port, Map.of(), null);
+        return launch(jar, dataDir, port, Map.of(), Map.of(), null);
     }
 
     /**
-     * The same, and when {@code users} (name to password) is not empty, only they may use it; this launcher then
-     * acts as {@code asUser}.
+     * The same, and when {@code users} (name to password) is not empty, only they may use it, each as its role in
+     * {@code roles} allows; this launcher then acts as {@code asUser}.
      */
-    public static SchemaRegistry launch(Path jar, Path dataDir, int port, Map<String, String> users, String asUser)
-            throws IOException {
+    public static SchemaRegistry launch(Path jar, Path dataDir, int port, Map<String, String> users,
+            Map<String, RegistryRole> roles, String asUser) throws IOException {
         Path storage = dataDir.resolve("registry").toAbsolutePath();
         Map<String, String> properties = new java.util.LinkedHashMap<>(Map.of(
                 "quarkus.http.port", String.valueOf(port),
@@ -62,7 +63,8 @@ public final class SchemaRegistry implements AutoCloseable {
                 "quarkus.log.category.\"io.sentry\".level", "ERROR",
                 "java.io.tmpdir", System.getProperty("java.io.tmpdir")));
         if (!users.isEmpty()) {
-            properties.put("quarkus.config.locations", writeAuthConfig(dataDir, users).toString());
+            properties.put("quarkus.config.locations", writeAuthConfig(dataDir, users, roles).toString());
+            properties.putAll(roleBasedAuthorization());
         }
         ChildJvm jvm = ChildJvm.start("schema registry", jar, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), properties,
                 dataDir.resolve("logs").resolve("registry.log"));
@@ -70,10 +72,36 @@ public final class SchemaRegistry implements AutoCloseable {
                 users.isEmpty() ? null : users.get(asUser));
     }
 
-    /** The registry's users (Quarkus's embedded realm, basic auth) and the rule that every path but health needs one. */
-    private static Path writeAuthConfig(Path dataDir, Map<String, String> users) throws IOException {
+    /**
+     * Apicurio's own role-based authorization, on the roles the embedded realm gives each user ({@link RegistryRole}):
+     * without it every user may register schemas and change the global rules. It runs only with Apicurio's
+     * authentication switched on; its OIDC tenant stays off, since deploy/schema-registry's basic auth authenticates.
+     * System properties (no secret in them): they outrank the registry's own application.properties, where
+     * {@code quarkus.oidc.tenant-enabled} follows {@code registry.auth.enabled}.
+     */
+    private static Map<String, String> roleBasedAuthorization() {
+        return Map.of("registry.auth.enabled", "true",
+                "quarkus.oidc.tenant-enabled", "false",
+                "registry.auth.role-based-authorization", "true",
+                "registry.auth.role-source", "token", // the identity's roles, which the embedded realm sets
+                "registry.auth.anonymous-read-access.enabled", "false");
+    }
+
+    /**
+     * The registry's users (Quarkus's embedded realm, basic auth), each with its {@link RegistryRole}, and the rule
+     * that every path but health needs one.
+     */
+    private static Path writeAuthConfig(Path dataDir, Map<String, String> users, Map<String, RegistryRole> roles)
+            throws IOException {
         java.util.Properties config = new java.util.Properties();
-        users.forEach((name, secret) -> config.setProperty("quarkus.security.users.embedded.users." + name, secret));
+        users.forEach((name, secret) -> {
+            config.setProperty("quarkus.security.users.embedded.users." + name, secret);
+            // no role, no right: Apicurio refuses a user without one
+            RegistryRole role = roles.get(name);
+            if (role != null) {
+                config.setProperty("quarkus.security.users.embedded.roles." + name, role.roleName());
+            }
+        });
         config.setProperty("ironflow.registry.users-only", "true"); // deploy/schema-registry's UsersOnlyPolicy
         Path file = dataDir.resolve("secrets").resolve("registry.properties");
         Files.createDirectories(file.getParent());

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnsupportedSaslMechanismException;
@@ -45,6 +46,9 @@ class SecureKafkaTest {
 
     private static final String SITE_PRODUCER = "site-automation";
     private static final String SITE_READER = "site-dashboard";
+    /** External principals whose names are prefixes of the services' consumer groups. */
+    private static final String SHORT_PRODUCER = "ironflow";
+    private static final String SHORT_READER = "ironflow-node";
 
     private static Path dataDir;
     private static KafkaSecurity security;
@@ -55,7 +59,7 @@ class SecureKafkaTest {
         dataDir = Path.of(System.getProperty("ironflow.test.dir", "target/ironflow-test")).toAbsolutePath()
                 .resolve(UUID.randomUUID().toString());
         security = KafkaSecurity.prepare(dataDir,
-                new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(SITE_READER), null));
+                new KafkaSecurity.Options(List.of(SITE_PRODUCER, SHORT_PRODUCER), List.of(SITE_READER, SHORT_READER), null));
         int[] ports = Ports.free(2);
         broker = KafkaBroker.start(dataDir, ports[0], ports[1], security);
         broker.createTopics(Topic.all());
@@ -82,7 +86,7 @@ class SecureKafkaTest {
         }
         assertFalse(security.password(KafkaAccess.API).equals(security.password(KafkaAccess.CONDUCTOR)));
         KafkaSecurity again = KafkaSecurity.prepare(dataDir,
-                new KafkaSecurity.Options(List.of(SITE_PRODUCER), List.of(SITE_READER), null));
+                new KafkaSecurity.Options(List.of(SITE_PRODUCER, SHORT_PRODUCER), List.of(SITE_READER, SHORT_READER), null));
         assertEquals(security.password(KafkaAccess.API), again.password(KafkaAccess.API));
         Path other = dataDir.resolveSibling(UUID.randomUUID().toString());
         try {
@@ -181,6 +185,41 @@ class SecureKafkaTest {
                 }
                 assertTrue(read > 0, reader + " read nothing");
             }
+        }
+    }
+
+    /**
+     * Issue 58: a group ACL granted by prefix on a principal's name let a reader named {@code ironflow-node} join
+     * the node history's group {@code ironflow-node-history} (and commit past audit events it never read), and a
+     * producer named {@code ironflow} join the conductors' group. Each principal now joins exactly its own groups.
+     */
+    @Test
+    void aPrincipalJoinsOnlyItsOwnConsumerGroups() throws Exception {
+        send(KafkaAccess.CONDUCTOR, Topic.NODE_EVENTS);
+        assertEquals(GroupAuthorizationException.class, joinFailure(SHORT_READER, Topic.NODE_EVENTS, "ironflow-node-history"));
+        assertEquals(GroupAuthorizationException.class, joinFailure(SHORT_PRODUCER, Topic.INTENT_RESULTS, "ironflow-conductor"));
+        assertEquals(GroupAuthorizationException.class, joinFailure(SITE_READER, Topic.NODE_EVENTS, SITE_READER + "-2"));
+        assertEquals(null, joinFailure(SHORT_READER, Topic.NODE_EVENTS, SHORT_READER)); // its own: the group named as it is
+        assertEquals(null, joinFailure(KafkaAccess.CONDUCTOR, Topic.NODE_EVENTS, "ironflow-node-history"));
+    }
+
+    /** The class of what refused {@code user}'s joining {@code group} to read {@code topic}, or null if it joined. */
+    private static Class<?> joinFailure(String user, Topic topic, String group) {
+        Map<String, Object> config = new HashMap<>(security.clientProperties(user));
+        config.put("bootstrap.servers", broker.bootstrapServers());
+        config.put("group.id", group);
+        config.put("auto.offset.reset", "earliest");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic.topicName()));
+            Instant deadline = Instant.now().plusSeconds(30);
+            while (consumer.assignment().isEmpty() && Instant.now().isBefore(deadline)) {
+                consumer.poll(Duration.ofMillis(200));
+            }
+            consumer.commitSync();
+            return consumer.assignment().isEmpty() ? fail(user + " neither joined " + group + " nor was refused") : null;
+        } catch (RuntimeException e) {
+            return rootCause(e).getClass();
         }
     }
 

@@ -105,10 +105,10 @@ public final class IronflowCli implements Callable<Integer> {
         Duration tokenLifetime;
 
         @Option(names = "--secure", description = {"Kafka with SASL/SCRAM-SHA-512 and ACLs (one principal per service), the registry",
-                "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed."})
+                "with basic auth; random passwords kept in DATA/secrets/ (0600), never printed. Implied by any --auth but noauth."})
         boolean secure;
 
-        @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure: TLS on Kafka's client listener",
+        @Option(names = "--kafka-keystore", paramLabel = "FILE", description = {"With --secure (or --auth): TLS on Kafka's client listener",
                 "(SASL_SSL) with this PKCS12 key store; its password in IRONFLOW_KAFKA_KEYSTORE_PASSWORD."})
         Path keyStore;
 
@@ -116,12 +116,12 @@ public final class IronflowCli implements Callable<Integer> {
                 "broker with (default: the key store); its password in IRONFLOW_KAFKA_TRUSTSTORE_PASSWORD (default: the key store's)."})
         Path trustStore;
 
-        @Option(names = "--kafka-intent-producer", paramLabel = "NAME", description = {"With --secure: an external Kafka principal",
-                "that may write intents (and read their results); repeatable."})
+        @Option(names = "--kafka-intent-producer", paramLabel = "NAME", description = {"With --secure (or --auth): an external Kafka principal",
+                "that may write intents (and read their results, in the consumer group of its own name); repeatable."})
         List<String> intentProducers = new ArrayList<>();
 
-        @Option(names = "--kafka-reader", paramLabel = "NAME", description = {"With --secure: an external read-only Kafka principal",
-                "(node state, node events, teardown events); repeatable."})
+        @Option(names = "--kafka-reader", paramLabel = "NAME", description = {"With --secure (or --auth): an external read-only Kafka principal",
+                "(node state, node events, teardown events), in the consumer group of its own name; repeatable."})
         List<String> readers = new ArrayList<>();
 
         /** The command with one {@code --<component>-port} option per port of {@link StackOptions#defaultPorts()}. */
@@ -160,16 +160,28 @@ public final class IronflowCli implements Callable<Integer> {
             Path data = dataDir == null ? home.resolve(".ironflow") : dataDir.toAbsolutePath().normalize();
             LocalStack.up(new StackOptions(home, data, Map.copyOf(ports), Duration.ofSeconds(livenessTimeout), auth,
                     usersFile == null ? null : usersFile.toAbsolutePath(), rolesFile == null ? null : rolesFile.toAbsolutePath(),
-                    tokenLifetime, security()));
+                    tokenLifetime, kafkaSecurity()));
             return 0;
         }
 
-        /** What was asked for the secure stack, or null for an open one; a secure option without --secure is refused. */
-        private KafkaSecurity.Options security() {
-            if (!secure) {
+        /**
+         * Whether Kafka authenticates (SASL/SCRAM, ACLs, the registry's basic auth): with {@code --secure}, and with any
+         * {@code --auth} but noauth, since authenticating API callers is worth nothing while any local process may
+         * write intents to an open broker (issue 58).
+         */
+        private boolean secureKafka() {
+            return secure || auth != StackAuth.AuthStrategy.noauth;
+        }
+
+        /**
+         * What was asked for the secure stack, or null for an open one; a secure option on an open stack is refused.
+         * Package-private: the test parses a command line without starting anything.
+         */
+        KafkaSecurity.Options kafkaSecurity() {
+            if (!secureKafka()) {
                 if (keyStore != null || trustStore != null || !intentProducers.isEmpty() || !readers.isEmpty()) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "--kafka-keystore, --kafka-truststore, --kafka-intent-producer and --kafka-reader need --secure");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-keystore, --kafka-truststore,"
+                            + " --kafka-intent-producer and --kafka-reader need --secure (or an --auth other than noauth)");
                 }
                 return null;
             }

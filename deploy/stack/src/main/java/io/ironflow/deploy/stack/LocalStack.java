@@ -265,13 +265,15 @@ public final class LocalStack {
     }
 
     /**
-     * A service's secrets, only those it uses: its database role's password (the API's read-only role, the owner for
-     * the conductor and the teardown orchestrator), the teardown orchestrator's API account, the allocator's OneView's.
+     * A service's secrets, only those it uses: its own database role's password (the API's read-only role, the
+     * owner for the conductor, the teardown orchestrator's role; none for the allocator, which has no database), the
+     * teardown orchestrator's API account, the allocator's OneView's.
      */
     private Map<String, String> serviceEnvironment(String name) {
         String role = switch (name) {
             case StackOptions.API -> EmbeddedPostgresServer.READER_PASSWORD;
-            case StackOptions.CONDUCTOR, StackOptions.TEARDOWN -> EmbeddedPostgresServer.OWNER_PASSWORD;
+            case StackOptions.CONDUCTOR -> EmbeddedPostgresServer.OWNER_PASSWORD;
+            case StackOptions.TEARDOWN -> EmbeddedPostgresServer.TEARDOWN_PASSWORD;
             default -> null;
         };
         Map<String, String> environment = new LinkedHashMap<>(MEMORY_ENVIRONMENT);
@@ -370,7 +372,7 @@ public final class LocalStack {
                   etcd (node-0..2)       %s
                   Kafka bootstrap        %s%s
                   Schema registry        %s (Confluent API: %s)%s
-                  PostgreSQL             %s (user ironflow; passwords in %s)
+                  PostgreSQL             %s (a role per service; passwords in %s)
                 Press Ctrl-C to stop.
                 """,
                 took.toMillis() / 1000.0, options.dataDir(), options.dataDir().resolve("logs"),

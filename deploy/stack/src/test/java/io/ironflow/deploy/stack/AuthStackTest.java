@@ -113,7 +113,7 @@ class AuthStackTest {
                 "htpasswd -B entries");
         List<String> secrets = new ArrayList<>(values(credentials));
         secrets.addAll(values(dataDir.resolve("secrets/database.properties")));
-        assertEquals(7, secrets.size(), "4 users' and 3 database roles' passwords");
+        assertEquals(8, secrets.size(), "4 users' and 4 database roles' passwords (the superuser, the conductor's, the API's, the orchestrator's)");
         List<String> commandLines = Stream.concat(Stream.of(stack.launcher.toHandle()), stack.launcher.descendants())
                 .map(p -> p.info().commandLine().orElse("")).toList();
         for (String secret : secrets) {

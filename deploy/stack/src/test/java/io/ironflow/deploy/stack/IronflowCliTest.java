@@ -63,6 +63,29 @@ class IronflowCliTest {
         }
     }
 
+    /**
+     * Issue 58: {@code --auth http_basic|jwt} without {@code --secure} ran a PLAINTEXT broker that any local process
+     * could write forged intents to. Any authentication but noauth now brings Kafka's SASL/SCRAM and ACLs (and the
+     * registry's basic auth) with it; noauth alone stays open, as before.
+     */
+    @Test
+    void anAuthOtherThanNoauthImpliesAnAuthenticatedBroker() {
+        for (String strategy : List.of("http_basic", "jwt")) {
+            assertTrue(kafkaSecurity("--auth", strategy) != null, "--auth " + strategy + " runs an open broker");
+            assertEquals(List.of("site"), kafkaSecurity("--auth", strategy, "--kafka-reader", "site").readers());
+        }
+        assertEquals(null, kafkaSecurity());
+        assertEquals(null, kafkaSecurity("--auth", "noauth"));
+        assertTrue(kafkaSecurity("--secure") != null);
+    }
+
+    /** What {@code ./ironflow up ARGS} would ask of Kafka (null: an open broker), parsed without starting anything. */
+    private static io.ironflow.deploy.infra.KafkaSecurity.Options kafkaSecurity(String... args) {
+        picocli.CommandLine command = IronflowCli.Up.command();
+        command.parseArgs(args);
+        return command.<IronflowCli.Up>getCommand().kafkaSecurity();
+    }
+
     @Test
     void oneviewMigrateSaysInOneLineWhenNoAllocatorAnswers() throws Exception {
         int port;

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * deploy/kubernetes/ parses with the Kubernetes model; its KafkaTopics are exactly {@link Topic} (rendered from it:
  * {@code -Dironflow.write-docs=true} rewrites topics.yaml); every service Deployment probes the health endpoints on
  * the port the service listens on, asks for resources, and takes its settings from the ConfigMap and Secrets; the
- * registry takes basic auth of exactly the Kafka principals, each service logging in as its own.
+ * registry takes basic auth of exactly the Kafka principals, each service logging in as its own. Issue 58: nothing
+ * crosses the network in clear (HTTPS, SASL_SSL), every pod is under a NetworkPolicy, and each service logs in to
+ * the database as its own role.
  */
 @SuppressWarnings("unchecked")
 class KubernetesManifestsTest {
@@ -133,11 +135,7 @@ class KubernetesManifestsTest {
 
         String nginx = resources.stream().filter(r -> r instanceof io.fabric8.kubernetes.api.model.ConfigMap)
                 .map(r -> ((io.fabric8.kubernetes.api.model.ConfigMap) r).getData().get("default.conf")).findFirst().orElseThrow();
-        var locations = java.util.regex.Pattern.compile("location\\s+(\\S+)\\s*\\{([^}]*)}").matcher(nginx);
-        Map<String, String> blocks = new TreeMap<>();
-        while (locations.find()) {
-            blocks.put(locations.group(1), locations.group(2));
-        }
+        Map<String, String> blocks = locationBlocks(nginx);
         assertTrue(blocks.containsKey("/"), "no catch-all location: " + nginx);
         blocks.forEach((path, block) -> {
             assertTrue(block.contains("proxy_pass http://127.0.0.1:8081;"), path + " does not reach Apicurio");
@@ -166,6 +164,163 @@ class KubernetesManifestsTest {
         assertTrue(String.join(" ", init.getCommand()).contains("htpasswd -niB"), "the users' file is not bcrypt from stdin");
         assertTrue(init.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("users"))
                 && proxy.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("users") && m.getMountPath().equals("/etc/nginx/users")));
+    }
+
+    /**
+     * Least privilege in the database (issue 58): each service logs in as its own role, from its own Secret (the
+     * conductor as the owner, the API with a role that may only read, the teardown orchestrator with one that owns
+     * its schema only, the registry with one that owns its own database), and the allocator and the dashboard, which
+     * have no database, get no database Secret at all.
+     */
+    @Test
+    void eachServiceLogsInToTheDatabaseAsItsOwnRoleAndTheAllocatorNotAtAll() throws IOException {
+        Map<String, String> secrets = Map.of("api-service", "ironflow-db-api", "conductor-service", "ironflow-db-app",
+                "teardown-orchestrator", "ironflow-db-teardown", "ironflow-registry", "ironflow-db-registry");
+        for (Deployment deployment : concat(parse("ironflow.yaml"), parse("registry.yaml")).stream()
+                .filter(Deployment.class::isInstance).map(Deployment.class::cast).toList()) {
+            String name = deployment.getMetadata().getName();
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            java.util.Set<String> databaseSecrets = new java.util.TreeSet<>();
+            for (Container container : concat(pod.getContainers(), pod.getInitContainers())) {
+                for (EnvVar variable : container.getEnv()) {
+                    if (variable.getValueFrom() != null && variable.getValueFrom().getSecretKeyRef() != null
+                            && variable.getValueFrom().getSecretKeyRef().getName().startsWith("ironflow-db-")) {
+                        databaseSecrets.add(variable.getValueFrom().getSecretKeyRef().getName());
+                    }
+                }
+            }
+            assertEquals(secrets.containsKey(name) ? java.util.Set.of(secrets.get(name)) : java.util.Set.of(), databaseSecrets,
+                    name + "'s database Secrets");
+        }
+        Map<String, Object> cluster = ((GenericKubernetesResource) parse("postgres.yaml").get(0)).getAdditionalProperties();
+        Map<String, Object> spec = (Map<String, Object>) cluster.get("spec");
+        List<Map<String, Object>> roles = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("managed")).get("roles");
+        Map<String, String> roleSecrets = new TreeMap<>();
+        roles.forEach(role -> roleSecrets.put((String) role.get("name"),
+                (String) ((Map<String, Object>) role.get("passwordSecret")).get("name")));
+        assertEquals(Map.of("ironflow_api", "ironflow-db-api", "ironflow_teardown", "ironflow-db-teardown",
+                "ironflow_registry", "ironflow-db-registry"), roleSecrets);
+        String initSql = String.valueOf(((Map<String, Object>) ((Map<String, Object>) spec.get("bootstrap")).get("initdb"))
+                .get("postInitApplicationSQL"));
+        assertTrue(initSql.contains("CREATE SCHEMA teardown AUTHORIZATION ironflow_teardown"), initSql);
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a == null ? List.of() : a);
+        all.addAll(b == null ? List.of() : b);
+        return all;
+    }
+
+    /** nginx's {@code location PATH { ... }} blocks by path, nested blocks ({@code if}, {@code limit_except}) included. */
+    private static Map<String, String> locationBlocks(String nginx) {
+        Map<String, String> blocks = new TreeMap<>();
+        var locations = java.util.regex.Pattern.compile("location\\s+(\\S+)\\s*\\{").matcher(nginx);
+        while (locations.find()) {
+            int depth = 1;
+            int end = locations.end();
+            while (depth > 0) {
+                char c = nginx.charAt(end++);
+                depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            }
+            blocks.put(locations.group(1), nginx.substring(locations.end(), end - 1));
+        }
+        return blocks;
+    }
+
+    /**
+     * Issue 58: Kafka's client listener never runs without authentication or without TLS (SCRAM passwords and
+     * records, BMC credentials included, crossed the pod network in clear on a SASL_PLAINTEXT listener), and the
+     * services' shared settings speak SASL_SSL to it, checking the brokers against Strimzi's cluster CA.
+     */
+    @Test
+    void everyKafkaListenerAuthenticatesOverTls() throws IOException {
+        GenericKubernetesResource kafka = parse("kafka.yaml").stream().filter(r -> r.getKind().equals("Kafka"))
+                .map(GenericKubernetesResource.class::cast).findFirst().orElseThrow();
+        Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) kafka.getAdditionalProperties().get("spec")).get("kafka");
+        List<Map<String, Object>> listeners = (List<Map<String, Object>>) spec.get("listeners");
+        assertFalse(listeners.isEmpty());
+        java.util.Set<String> ports = new java.util.TreeSet<>();
+        for (Map<String, Object> listener : listeners) {
+            assertNotNull(listener.get("authentication"), "Kafka listener " + listener.get("name") + " takes anybody");
+            assertEquals(Boolean.TRUE, listener.get("tls"), "Kafka listener " + listener.get("name") + " speaks in clear");
+            assertNotNull(listener.get("networkPolicyPeers"), "Kafka listener " + listener.get("name") + " is open to every pod");
+            ports.add(String.valueOf(listener.get("port")));
+        }
+        Properties shared = sharedConfig();
+        assertEquals("SASL_SSL", shared.getProperty("kafka.security.protocol"));
+        assertTrue(ports.contains(shared.getProperty("kafka.bootstrap.servers").replaceAll(".*:", "")),
+                "the services' bootstrap port is no listener's");
+        assertNotNull(shared.getProperty("kafka.ssl.truststore.location"), "the brokers' certificates are not checked");
+    }
+
+    /**
+     * Issue 58: http_basic credentials crossed the network in clear. Every service serves HTTPS only (the plain port
+     * is not opened), with a certificate from a Secret; the registry, its proxy included, is HTTPS only too.
+     */
+    @Test
+    void everyServiceAndTheRegistryServeHttpsOnly() throws IOException {
+        Properties shared = sharedConfig();
+        assertEquals("disabled", shared.getProperty("quarkus.http.insecure-requests"), "a plain HTTP port stays open");
+        assertEquals("${quarkus.http.port}", shared.getProperty("quarkus.http.ssl-port"), "HTTPS is not on the service's port");
+        assertTrue(shared.getProperty("quarkus.tls.key-store.pem.0.cert", "").startsWith("/deployments/tls/"), "no certificate");
+        assertTrue(shared.getProperty("quarkus.tls.key-store.pem.0.key", "").startsWith("/deployments/tls/"), "no key");
+        assertTrue(shared.getProperty("mp.messaging.connector.smallrye-kafka.apicurio.registry.url").startsWith("https://"));
+        for (Deployment deployment : parse("ironflow.yaml").stream().filter(Deployment.class::isInstance)
+                .map(Deployment.class::cast).toList()) {
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getSecret() != null && v.getSecret().getSecretName().equals("ironflow-tls")),
+                    deployment.getMetadata().getName() + " mounts no certificate");
+        }
+        for (var service : concat(parse("ironflow.yaml"), parse("registry.yaml")).stream()
+                .filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.Service.class::cast).toList()) {
+            service.getSpec().getPorts().forEach(port -> assertEquals("https", port.getName(),
+                    service.getMetadata().getName() + " serves a port in clear"));
+        }
+        String nginx = parse("registry.yaml").stream().filter(r -> r instanceof io.fabric8.kubernetes.api.model.ConfigMap)
+                .map(r -> ((io.fabric8.kubernetes.api.model.ConfigMap) r).getData().get("default.conf")).findFirst().orElseThrow();
+        var listens = java.util.regex.Pattern.compile("listen\\s+([^;]*);").matcher(nginx);
+        while (listens.find()) {
+            assertTrue(listens.group(1).contains(" ssl"), "the registry's proxy listens in clear: " + listens.group(1));
+        }
+    }
+
+    /**
+     * Issue 58: no NetworkPolicy, so any pod could reach any port. Every pod of Ironflow is under the default deny
+     * (ingress and egress) and has a policy of its own that opens only what it needs; the allocator reaches no
+     * database, and only the pods that use it reach PostgreSQL.
+     */
+    @Test
+    void everyPodIsDeniedByDefaultAndAllowedOnlyWhatItNeeds() throws IOException {
+        List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy> policies = parse("network-policies.yaml").stream()
+                .map(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class::cast).toList();
+        var deny = policies.stream().filter(p -> p.getSpec().getIngress().isEmpty() && p.getSpec().getEgress().isEmpty()
+                && p.getSpec().getPolicyTypes().containsAll(List.of("Ingress", "Egress"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no default-deny NetworkPolicy"));
+        List<Deployment> deployments = concat(parse("ironflow.yaml"), parse("registry.yaml")).stream()
+                .filter(Deployment.class::isInstance).map(Deployment.class::cast).toList();
+        for (Deployment deployment : deployments) {
+            String name = deployment.getMetadata().getName();
+            Map<String, String> labels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+            assertTrue(selects(deny.getSpec().getPodSelector(), labels), name + " is not under the default deny");
+            var own = policies.stream().filter(p -> p != deny && name.equals(p.getSpec().getPodSelector().getMatchLabels() == null
+                    ? null : p.getSpec().getPodSelector().getMatchLabels().get("app.kubernetes.io/name"))).toList();
+            assertEquals(1, own.size(), name + " has no NetworkPolicy of its own");
+            var policy = own.get(0);
+            assertTrue(policy.getSpec().getPolicyTypes().containsAll(List.of("Ingress", "Egress")), name);
+            policy.getSpec().getEgress().forEach(rule -> {
+                assertFalse(rule.getTo() == null || rule.getTo().isEmpty(), name + " may reach anything");
+                assertFalse(rule.getPorts() == null || rule.getPorts().isEmpty(), name + " may reach any port");
+            });
+            boolean database = policy.getSpec().getEgress().stream().flatMap(r -> r.getTo().stream())
+                    .anyMatch(peer -> peer.getPodSelector() != null && peer.getPodSelector().getMatchLabels() != null
+                            && peer.getPodSelector().getMatchLabels().containsKey("cnpg.io/cluster"));
+            assertEquals(!List.of("oneview-allocator", "dashboard").contains(name), database, name + " and the database");
+        }
+    }
+
+    private static boolean selects(io.fabric8.kubernetes.api.model.LabelSelector selector, Map<String, String> labels) {
+        return selector.getMatchLabels() != null && labels.entrySet().containsAll(selector.getMatchLabels().entrySet());
     }
 
     private static EnvVar env(Container container, String name) {
@@ -250,7 +405,8 @@ class KubernetesManifestsTest {
     private static void assertProbe(String service, String path, Probe probe) {
         assertNotNull(probe, service + " has no probe on " + path);
         assertEquals(path, probe.getHttpGet().getPath());
-        assertEquals("http", probe.getHttpGet().getPort().getStrVal());
+        assertEquals("https", probe.getHttpGet().getPort().getStrVal());
+        assertEquals("HTTPS", probe.getHttpGet().getScheme(), service + " is probed over plain HTTP");
     }
 
     /** The port in the service's own application.properties. */
