@@ -101,12 +101,15 @@ public final class IntentSigner {
         }
     }
 
-    /** As ssh does with private keys: a key others may read is not the sender's alone. */
+    /**
+     * As ssh does with private keys: a key everybody may read is not the sender's alone. Its group may (Kubernetes
+     * mounts a Secret for the pod's fsGroup: mode 0440).
+     */
     private static void refuseReadableByOthers(Path file) {
         try {
             if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
                 Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-                if (permissions.contains(PosixFilePermission.GROUP_READ) || permissions.contains(PosixFilePermission.OTHERS_READ)) {
+                if (permissions.contains(PosixFilePermission.OTHERS_READ)) {
                     throw new IllegalArgumentException("the intent-signing key " + file + " may be read by others: chmod 600 it");
                 }
             }
