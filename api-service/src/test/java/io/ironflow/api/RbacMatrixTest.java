@@ -15,6 +15,7 @@ import io.ironflow.events.NodeSnapshot;
 import io.ironflow.events.PortSnapshot;
 import io.ironflow.events.PortgroupSnapshot;
 import io.ironflow.events.ValidateNode;
+import io.ironflow.policy.HardwareAddresses;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Persona;
@@ -67,6 +68,10 @@ class RbacMatrixTest extends WithFakeConductor {
             new Endpoint("PATCH", "", patch("/owner", "\"x\""), Set.of("baremetal:node:update:owner")),
             new Endpoint("PATCH", "", patch("/lessee", "\"x\""), Set.of("baremetal:node:update:lessee")),
             new Endpoint("PATCH", "", patch("/driver_info/a", "1"), Set.of("baremetal:node:update:driver_info")),
+            new Endpoint("PATCH", "", patch("/driver_info/server_hardware_uri", "\"/rest/server-hardware/theirs\""),
+                    Set.of("baremetal:node:update:driver_info", HardwareAddresses.RULE)),
+            new Endpoint("PATCH", "", patch("/driver_info/redfish_address", "\"https://10.0.0.9\""),
+                    Set.of("baremetal:node:update:driver_info", HardwareAddresses.RULE)),
             new Endpoint("PATCH", "", patch("/retired", "true"), Set.of("baremetal:node:update:retired")),
             new Endpoint("PATCH", "", patch("/name", "\"n\""), Set.of("baremetal:node:update:name")),
             new Endpoint("PUT", "/states/power", "{\"target\": \"power on\"}", Set.of("baremetal:node:set_power_state")),
@@ -150,6 +155,71 @@ class RbacMatrixTest extends WithFakeConductor {
         }
         assertEquals(ENDPOINTS.size() * Persona.values().length, cases);
         assertTrue(wrong.isEmpty(), wrong.size() + " of " + cases + " cases wrong:\n" + String.join("\n", wrong));
+    }
+
+    /**
+     * The allocator's record of the profile it applied, which it deletes on tear-down, is nobody's to write through
+     * the API (issue 58): 400 by its path, inside a whole driver_info, or at creation, even for a system admin, and
+     * no intent goes out.
+     */
+    @Test
+    void theAppliedProfileIsNeverWrittenThroughTheApi() {
+        nodes();
+        int before = conductor.intentsFor(node).size();
+        for (String body : List.of(patch("/driver_info/applied_server_profile_uri", "\"/rest/server-profiles/victims\""),
+                "[{\"op\": \"remove\", \"path\": \"/driver_info/applied_server_profile_uri\"}]",
+                patch("/driver_info", "{\"applied_server_profile_uri\": \"/rest/server-profiles/victims\"}"))) {
+            Response refused = as(Persona.SYSTEM_ADMIN).contentType("application/json").body(body).patch("/v1/nodes/" + node);
+            assertEquals(400, refused.statusCode(), body + ": " + refused.asString());
+            assertTrue(refused.asString().contains("internal attribute"), refused.asString());
+        }
+        assertEquals(before, conductor.intentsFor(node).size(), "no intent sent");
+        Response created = as(Persona.SYSTEM_ADMIN).contentType("application/json")
+                .body("{\"driver\": \"oneview\", \"driver_info\": {\"applied_server_profile_uri\": \"/rest/server-profiles/v\"}}")
+                .post("/v1/nodes");
+        assertEquals(400, created.statusCode(), created.asString());
+    }
+
+    /**
+     * Another project's portgroup answers its ports as a missing one does, 404 (Ironic's), by path and by the
+     * {@code portgroup} parameter: a 200 with no ports told that the UUID exists (issue 58).
+     */
+    @Test
+    void anotherProjectsPortgroupIsAsMissingAsOneThatIsNot() {
+        nodes();
+        UUID foreign = UUID.randomUUID();
+        NodeTable.execute(jdbcUrl, "INSERT INTO portgroups (uuid, node_uuid, mode, created_at) VALUES (?, ?, 'active-backup', now())",
+                foreign, UUID.fromString(othersNode));
+        for (String portgroup : List.of(foreign.toString(), UUID.randomUUID().toString())) {
+            for (String path : List.of("/v1/portgroups/" + portgroup + "/ports", "/v1/ports?portgroup=" + portgroup)) {
+                Response response = as(Persona.OWNER_MEMBER).get(path);
+                assertEquals(404, response.statusCode(), path + ": " + response.asString());
+                assertTrue(response.asString().contains("Portgroup " + portgroup + " could not be found."), response.asString());
+            }
+        }
+        assertEquals(200, as(Persona.SYSTEM_READER).get("/v1/portgroups/" + foreign + "/ports").statusCode(), "a system reader sees it");
+    }
+
+    /**
+     * The agent's cached clean steps live in driver_internal_info, which a lessee may not read: it is refused them
+     * (403, the rule named), as an owner reader is answered them (issue 58).
+     */
+    @Test
+    void theAgentsCachedStepsAreForWhoMayReadDriverInternalInfo() {
+        nodes();
+        NodeTable.execute(jdbcUrl, "UPDATE nodes SET driver_internal_info = jsonb_build_object('agent_cached_clean_steps',"
+                + " '{\"deploy\": [{\"interface\": \"deploy\", \"step\": \"erase_devices\", \"priority\": 10}]}'::jsonb)"
+                + " WHERE uuid = ?", UUID.fromString(node));
+        try {
+            Response lessee = as(Persona.LESSEE_ADMIN).get("/v1/nodes/" + node + "/cleaning/steps");
+            assertEquals(403, lessee.statusCode(), lessee.asString());
+            assertTrue(lessee.asString().contains("baremetal:node:get:driver_internal_info"), lessee.asString());
+            Response owner = as(Persona.OWNER_READER).get("/v1/nodes/" + node + "/cleaning/steps");
+            assertEquals(200, owner.statusCode(), owner.asString());
+            assertTrue(owner.asString().contains("erase_devices"), owner.asString());
+        } finally {
+            NodeTable.execute(jdbcUrl, "UPDATE nodes SET driver_internal_info = '{}'::jsonb WHERE uuid = ?", UUID.fromString(node));
+        }
     }
 
     @Test

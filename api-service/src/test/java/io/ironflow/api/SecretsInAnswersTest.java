@@ -78,4 +78,30 @@ class SecretsInAnswersTest extends WithFakeConductor {
         assertTrue(log.contains("a client sent"), "the line was logged");
         assertFalse(log.contains(secret), "the API's log holds the secret");
     }
+
+    /**
+     * What a node's steps and BIOS carry is masked as driver_info is (issue 58): a clean step's arguments in the
+     * node's clean_step and in the agent's cached steps, and a BIOS setting that names a secret (oslo's keys).
+     */
+    @Test
+    void cleanStepsAndBiosValuesAreMasked() {
+        String secret = "planted-" + UUID.randomUUID();
+        String uuid = NodeTable.insert(jdbcUrl, NodeTable.Row.named("steps-" + secret.substring(8, 16)));
+        String step = "{\"interface\": \"deploy\", \"step\": \"write_image\", \"priority\": 10, \"abortable\": false,"
+                + " \"args\": {\"adminPass\": \"" + secret + "\", \"notes\": \"sys_pswd=" + secret + "\"}}";
+        NodeTable.execute(jdbcUrl, "UPDATE nodes SET clean_step = ?::jsonb, driver_internal_info = jsonb_build_object("
+                + "'agent_cached_clean_steps', jsonb_build_object('deploy', jsonb_build_array(?::jsonb)),"
+                + " 'fake_hardware', jsonb_build_object('bios_settings', jsonb_build_object('AdminPassword', ?::text,"
+                + " 'ProcVirtualization', 'Enabled'))) WHERE uuid = ?", step, step, secret, UUID.fromString(uuid));
+        Response node = Api.latest().get("/v1/nodes/" + uuid);
+        assertEquals("******", node.path("clean_step.args.adminPass"), node.asString());
+        Response steps = Api.latest().get("/v1/nodes/" + uuid + "/cleaning/steps");
+        assertEquals(200, steps.statusCode(), steps.asString());
+        Response bios = Api.latest().get("/v1/nodes/" + uuid + "/bios");
+        assertTrue(bios.asString().contains("Enabled"), bios.asString());
+        Response setting = Api.latest().get("/v1/nodes/" + uuid + "/bios/AdminPassword");
+        for (Response answer : List.of(node, steps, bios, setting)) {
+            assertFalse(answer.asString().contains(secret), answer.asString());
+        }
+    }
 }

@@ -41,8 +41,8 @@ public final class IntentRules {
 
     /** The rules {@code command} needs; a command this table does not know needs a rule nobody has. */
     public static Set<String> required(Object command) {
-        if (command instanceof CreateNode) {
-            return Set.of("baremetal:node:create");
+        if (command instanceof CreateNode c) {
+            return creationRules(c.getDriverInfo());
         } else if (command instanceof DeleteNode) {
             return Set.of("baremetal:node:delete");
         } else if (command instanceof UpdateNode c) {
@@ -97,6 +97,9 @@ public final class IntentRules {
             for (JsonNode op : ops) {
                 String path = op.path("path").asText("");
                 String rule = fieldRule(path, op.path("value"));
+                if (addressesHardware(path)) {
+                    rules.add(HardwareAddresses.RULE);
+                }
                 if (rule == null) {
                     generic = true;
                 } else {
@@ -108,6 +111,32 @@ public final class IntentRules {
             rules.add("baremetal:node:update");
         }
         return rules;
+    }
+
+    /** A creation's rules: node:create, and the hardware rule when its driver_info names hardware. */
+    private static Set<String> creationRules(String driverInfo) {
+        Set<String> rules = new LinkedHashSet<>(List.of("baremetal:node:create"));
+        try {
+            JsonNode info = JSON.readTree(driverInfo == null ? "{}" : driverInfo);
+            info.fieldNames().forEachRemaining(field -> {
+                if (HardwareAddresses.FIELDS.contains(field)) {
+                    rules.add(HardwareAddresses.RULE);
+                }
+            });
+        } catch (Exception e) {
+            // malformed: the conductor refuses the driver_info itself
+        }
+        return rules;
+    }
+
+    /**
+     * Whether {@code path} is one hardware field of driver_info (/driver_info/server_hardware_uri). A whole
+     * driver_info replaced is judged by the conductor, which sees what it changes.
+     */
+    private static boolean addressesHardware(String path) {
+        String[] parts = path.split("/", -1);
+        return parts.length == 3 && parts[1].equals("driver_info")
+                && HardwareAddresses.FIELDS.contains(parts[2].replace("~1", "/").replace("~0", "~"));
     }
 
     private static String fieldRule(String path, JsonNode value) {

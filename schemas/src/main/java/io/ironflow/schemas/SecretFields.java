@@ -28,20 +28,31 @@ public final class SecretFields {
 
     public static final String MASK = "******";
 
-    // Key fragments in the spirit of oslo.utils' _SANITIZE_KEYS (ipmi_password, auth_token, private_key, configdrive...).
+    /**
+     * oslo.utils' strutils._SANITIZE_KEYS that the broader fragments below do not already cover (adminPass,
+     * sys_pswd, ...); with them every key of oslo's list is masked, as a dict key and in text.
+     */
+    private static final String OSLO_KEYS = "adminpass|admin_pass|new_pass|sys_pswd|fernetkey|sslkey|cephclusterfsid"
+            + "|octaviaheartbeatkey|rabbitcookie|cephmanilaclientkey|pacemakerremoteauthkey|designaterndckey|cephadminkey"
+            + "|heatauthencryptionkey|cephclientkey|barbicansimplecryptokek|cephrgwkey|swifthashsuffix|migrationsshkey"
+            + "|cephmdskey|cephmonkey";
+
+    // Key fragments: oslo.utils' _SANITIZE_KEYS (matched anywhere in the key, as mask_dict_password does) and more.
     private static final Pattern SECRET_KEY = Pattern.compile(
-            ".*(password|passwd|admin_pass|new_pass|secret|token|key|credential|passphrase|configdrive).*", Pattern.CASE_INSENSITIVE);
+            ".*(password|passwd|secret|token|key|credential|passphrase|configdrive|" + OSLO_KEYS + ").*",
+            Pattern.CASE_INSENSITIVE);
 
     /** instance_info keys masked whatever they hold (Ironic's node_sanitize, and the issue's image checksums). */
     private static final Set<String> INSTANCE_SECRETS = Set.of("configdrive", "image_url", "image_checksum",
             "image_os_hash_value");
 
-    // oslo's mask_password: a secret-naming word, a separator (= or :, quoted or not), then the value up to a
-    // quote, white space, comma, semicolon, ampersand or closing brace/bracket. "key" alone is too common in prose
-    // to count here, so only compound names ending in key (private_key, ssh_key...) do.
+    // oslo's mask_password: a secret-naming word, a separator (= or :, quoted or not), then the value: a quoted one
+    // to its closing quote, spaces and all (oslo's _FORMAT_PATTERNS_2; an unclosed one to the end), an unquoted one
+    // up to white space, a comma, semicolon, ampersand or closing brace/bracket. "key" alone is too common in prose
+    // to count here, so only compound names ending in key (private_key, ssh_key...) and oslo's own do.
     private static final Pattern SECRET_IN_TEXT = Pattern.compile(
-            "(?i)((?:[\\w.-]*(?:password|passwd|secret|token|credential|passphrase|configdrive|image_checksum)[\\w.-]*"
-                    + "|[\\w.-]+_key)[\"']?\\s*[=:]\\s*[\"']?)([^\\s\"',;&}\\]<>]+)");
+            "(?is)((?:[\\w.-]*(?:password|passwd|secret|token|credential|passphrase|configdrive|image_checksum|" + OSLO_KEYS
+                    + ")[\\w.-]*|[\\w.-]+_key)[\"']?\\s*[=:]\\s*)(?:([\"'])(?:\\\\.|(?!\\2).)*(?:\\2|$)|[^\\s\"',;&}\\]<>]+)");
 
     private SecretFields() {
     }
@@ -98,7 +109,8 @@ public final class SecretFields {
         }
         StringBuilder out = new StringBuilder(text.length());
         do {
-            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + MASK));
+            String quote = m.group(2) == null ? "" : m.group(2);
+            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + quote + MASK + quote));
         } while (m.find());
         m.appendTail(out);
         return out.toString();

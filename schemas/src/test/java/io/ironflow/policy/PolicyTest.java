@@ -39,6 +39,11 @@ class PolicyTest {
     }
 
     @Test
+    void changingTheOwnerOfAnActiveNodeIsForSystemAdmins() { // Ironic's update_owner_provisioned
+        assertEquals(EnumSet.of(Persona.SYSTEM_ADMIN), allowed("baremetal:node:update_owner_provisioned"));
+    }
+
+    @Test
     void anyReaderOfTheNodeMayGetItOthersMayNot() {
         assertEquals(EnumSet.complementOf(EnumSet.of(Persona.OTHER_ADMIN)), allowed("baremetal:node:get"));
         assertTrue(allowed("baremetal:node:list").contains(Persona.OTHER_ADMIN), "list: filtered, not refused");

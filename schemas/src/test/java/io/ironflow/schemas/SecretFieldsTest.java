@@ -57,6 +57,33 @@ class SecretFieldsTest {
         assertEquals(null, SecretFields.text(null));
     }
 
+    /** Every key of oslo.utils' strutils._SANITIZE_KEYS is masked, in a dict and in text, whatever its case. */
+    @Test
+    void everyKeyOfOslosListIsMasked() {
+        List<String> oslo = List.of("adminPass", "admin_pass", "password", "admin_password", "auth_token", "new_pass",
+                "auth_password", "secret_uuid", "secret", "sys_pswd", "token", "configdrive", "chappassword", "encrypted_key",
+                "private_key", "fernetkey", "sslkey", "passphrase", "cephclusterfsid", "octaviaheartbeatkey", "rabbitcookie",
+                "cephmanilaclientkey", "pacemakerremoteauthkey", "designaterndckey", "cephadminkey", "heatauthencryptionkey",
+                "cephclientkey", "keystonecredential", "barbicansimplecryptokek", "cephrgwkey", "swifthashsuffix",
+                "migrationsshkey", "cephmdskey", "cephmonkey", "chapsecret");
+        for (String key : oslo) {
+            assertEquals(SecretFields.MASK, SecretFields.driverInfo(Map.of(key, SECRET)).get(key), key);
+            assertFalse(SecretFields.text("{\"" + key + "\": \"" + SECRET + "\"}").contains(SECRET), key);
+            assertFalse(SecretFields.text(key + "=" + SECRET).contains(SECRET), key);
+        }
+    }
+
+    /** A quoted secret is masked to its closing quote, spaces and all (oslo's _FORMAT_PATTERNS_2), not to its first space. */
+    @Test
+    void aQuotedSecretWithSpacesIsMaskedWhole() {
+        assertEquals("{\"password\": \"******\", \"user\": \"admin\"}",
+                SecretFields.text("{\"password\": \"correct horse battery\", \"user\": \"admin\"}"));
+        assertEquals("password='******' user=admin", SecretFields.text("password='correct horse' user=admin"));
+        assertEquals(List.of("{\"adminPass\": \"******\"}"),
+                SecretFields.driverInfo(Map.of("notes", List.of("{\"adminPass\": \"two words\"}"))).get("notes"));
+        assertFalse(SecretFields.text("token: \"never closed and long").contains("closed"), "an unclosed quote: to the end");
+    }
+
     @Test
     void theLogFilterMasksTheFormattedMessageAndTheThrownChain() {
         ExtLogRecord record = new ExtLogRecord(Level.SEVERE, "power failed for %s: password=%s",

@@ -55,6 +55,7 @@ record CreateNodeRequest(String uuid, CreateNode command) {
         if (name != null && !NodeFields.validName(name)) { // Ironic's message
             throw ApiError.badRequest("Cannot create node with invalid name '" + RequestText.excerpt(name) + "'");
         }
+        AppliedProfile.refuseIn(new String[] {"driver_info"}, node.get("driver_info"));
         String uuid = text(node, "uuid"); // a UUID, if given: NodeFields checked it
         if (uuid == null) {
             uuid = UUID.randomUUID().toString();

@@ -1,10 +1,11 @@
 package io.ironflow.api.nodes;
 
-import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.QueryBooleans;
+import io.ironflow.api.documents.IronicRendering;
 import io.ironflow.api.errors.ApiError;
 import io.ironflow.api.versions.Microversions;
 import io.ironflow.api.versions.RequestedVersion;
+import io.ironflow.schemas.SecretFields;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +102,8 @@ public class NodeBiosResource {
     private static Map<String, Object> document(UUID node, String name, Object value, boolean registry, URI base) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("name", name);
-        doc.put("value", value == null ? null : String.valueOf(value));
+        // a setting that names a secret (AdminPassword...) is masked as a driver_info key would be
+        doc.put("value", value == null ? null : SecretFields.mask(Collections.singletonMap(name, (Object) String.valueOf(value))).get(name));
         if (registry) {
             doc.put("created_at", null);
             doc.put("updated_at", null);

@@ -6,6 +6,7 @@ import io.ironflow.api.errors.ApiError;
 import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
+import io.ironflow.schemas.SecretFields;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -43,6 +44,8 @@ public class NodeCleaningResource {
     static final String AGENT_STEPS = "fake_agent_steps";
     /** Ironic's driver_internal_info key for the agent's steps, {"<interface>": [step, ...]}. */
     static final String AGENT_CACHE = "agent_cached_clean_steps";
+    /** The rule that guards driver_internal_info, where the agent's steps are cached. */
+    private static final String DRIVER_INTERNAL_INFO = "baremetal:node:get:driver_internal_info";
     /** States in which the agent is about to report its steps: a retry soon should find them. */
     private static final Set<String> CLEANING = Set.of("cleaning", "clean wait");
     private static final int RETRY_WHILE_CLEANING = 10;
@@ -77,6 +80,9 @@ public class NodeCleaningResource {
                             new NodeOwnership(row.getString("owner"), row.getString("lessee")), ident);
                     Object cached = row.getValue("cached");
                     if (cached instanceof JsonObject byInterface) {
+                        // the agent's steps are driver_internal_info's: its readers' only (a lessee is refused them)
+                        access.require(who, Set.of(DRIVER_INTERNAL_INFO),
+                                new NodeOwnership(row.getString("owner"), row.getString("lessee")), ident);
                         List<Object> steps = new ArrayList<>();
                         byInterface.forEach(entry -> {
                             if (entry.getValue() instanceof JsonArray list) {
@@ -118,6 +124,7 @@ public class NodeCleaningResource {
     private static Response ok(List<?> steps, int min) {
         List<Map<String, Object>> selected = steps.stream()
                 .map(NodeCleaningResource::asMap)
+                .map(SecretFields::mask) // an agent's step may carry argument values
                 .map(NodeCleaningResource::ordered)
                 .filter(step -> priority(step) >= min)
                 .sorted(Comparator.comparingInt(NodeCleaningResource::priority).reversed())

@@ -82,7 +82,8 @@ public final class NodeDocument {
         t.put("protected_reason", (n, r) -> null);
         t.put("last_error", (n, r) -> SecretFields.text(n.getLastError()));
         t.put("reservation", (n, r) -> n.getReservation());
-        t.put("clean_step", (n, r) -> n.getCleanStep() == null ? Map.of() : dict(n.getCleanStep()));
+        // a step's arguments may hold a password (Ironic masks step args as mask_dict_password does)
+        t.put("clean_step", (n, r) -> n.getCleanStep() == null ? Map.of() : SecretFields.mask(dict(n.getCleanStep())));
         t.put("deploy_step", (n, r) -> Map.of()); // deploy steps are not built
         t.put("raid_config", (n, r) -> Map.of());
         t.put("target_raid_config", (n, r) -> Map.of());

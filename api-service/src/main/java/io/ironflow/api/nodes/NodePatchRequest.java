@@ -45,6 +45,7 @@ record NodePatchRequest(UpdateNode command) {
                 checkValue(ident, path[0], operation.get("value"));
             }
             driverChanged |= path.length == 1 && path[0].equals("driver");
+            AppliedProfile.refuseIn(path, operation.get("value"));
         }
         if (resetInterfaces != null && !driverChanged) { // Ironic's message
             throw ApiError.badRequest("The reset_interfaces parameter can only be used when changing the node's driver.");

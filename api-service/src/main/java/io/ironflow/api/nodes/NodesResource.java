@@ -8,6 +8,7 @@ import io.ironflow.api.versions.RequestedVersion;
 import io.ironflow.events.DeleteNode;
 import io.ironflow.events.IntentResult;
 import io.ironflow.events.NodeSnapshot;
+import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -66,7 +67,8 @@ public class NodesResource {
     public Uni<RestResponse<Map<String, Object>>> create(String body, @Context UriInfo uri) {
         CreateNodeRequest request = CreateNodeRequest.parse(body, version.get());
         Principal who = access.caller();
-        access.require(who, "baremetal:node:create");
+        IntentRules.required(request.command()).forEach(rule -> access.require(who, rule)); // and the hardware rule
+
         return intents.submit(request.uuid(), request.command(), who)
                 .flatMap(result -> rendering(uri).map(r -> created(result, r, who)));
     }

@@ -85,13 +85,20 @@ final class PortList {
         }
         if (portgroup != null) {
             Uni<UUID> ofNode = nodeUuid;
+            // Another project's portgroup is as missing as one that is not there (Ironic: 404 for both), or the
+            // answer would tell which portgroup UUIDs and names exist.
             nodeUuid = portgroups.find(portgroup).flatMap(pg -> {
                 if (pg == null) {
                     throw ApiError.notFound("Portgroup " + portgroup + " could not be found.");
                 }
-                values.add(UUID.fromString(pg.portgroup().getUuid()));
-                conditions.add("portgroup_uuid = $" + values.size());
-                return ofNode;
+                return nodes.requireUuid(pg.nodeUuid(), "baremetal:portgroup:get")
+                        .onFailure(ApiError.class).transform(e -> ((ApiError) e).status() == 404
+                                ? ApiError.notFound("Portgroup " + portgroup + " could not be found.") : e)
+                        .flatMap(visible -> {
+                            values.add(UUID.fromString(pg.portgroup().getUuid()));
+                            conditions.add("portgroup_uuid = $" + values.size());
+                            return ofNode;
+                        });
             });
         }
         List<String> shown = detail ? PortDocument.FIELDS : fields != null ? withLinks(fields) : PortDocument.SUMMARY;

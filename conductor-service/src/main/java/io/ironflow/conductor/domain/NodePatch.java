@@ -51,6 +51,20 @@ public final class NodePatch {
         return fields;
     }
 
+    /** Whether an operation of {@code patchJson} sets {@code path} (add or replace; Ironic's get_patch_values). */
+    public static boolean sets(String patchJson, String path) {
+        try {
+            for (JsonNode op : JSON.readTree(patchJson)) {
+                if (path.equals(op.path("path").asText()) && !"remove".equals(op.path("op").asText())) {
+                    return true;
+                }
+            }
+        } catch (JsonProcessingException | RuntimeException e) {
+            return false; // no patch: apply refuses it
+        }
+        return false;
+    }
+
     /** Whether {@code patchJson} is exactly one operation, the removal of {@code path}. */
     public static boolean isRemovalOf(String patchJson, String path) {
         try {

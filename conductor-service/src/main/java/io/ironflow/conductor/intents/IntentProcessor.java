@@ -301,10 +301,10 @@ public class IntentProcessor {
         } catch (Rejection refused) {
             return attemptInSession(intent);
         }
-        return onPlainClient(intent, LockedNode.creation(node.uuid(), node.name(), intent.getIntentId()), known ->
-                known.getBoolean(0) || known.getBoolean(1) ? null
+        return onPlainClient(intent, LockedNode.creation(node.uuid(), node.name(), CreateNodeHandler.serverHardware(node),
+                intent.getIntentId()), known -> known.getBoolean(0) || known.getBoolean(1) ? null
                         : expired(intent) ? Uni.createFrom().item(refused(expiry(intent)))
-                        : creations.enrol(intent, node, false, known.getBoolean(2))
+                        : creations.enrol(intent, node, false, known.getBoolean(2), known.getBoolean(3))
                                 .map(result -> result.changing(Outcome.RowChange.INSERT))
                                 .onFailure(Rejection.class).recoverWithItem(failure -> refused((Rejection) failure)));
     }

@@ -12,6 +12,7 @@ import io.ironflow.conductor.work.NodeChange;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.events.UpdateNode;
 import io.ironflow.policy.IntentRules;
+import io.ironflow.policy.NodeOwnership;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,15 +28,21 @@ import java.util.Set;
  * state transition is not patched (409) unless its state allows it ({@link ProvisionState#updatableInTransition}),
  * the patch only retires or unretires it (seed 000: "as long as the node is not locked"), or it removes
  * instance_uuid from a node in maintenance; Ironflow's own services ({@link Principal#isService}) record what
- * they do meanwhile (the allocator, the profile it applied while the node waits for it).
+ * they do meanwhile (the allocator, the profile it applied while the node waits for it). What the patch changes in
+ * driver_info passes {@link HardwareWrites} (hardware fields: 403; the applied profile: 400; hardware another node
+ * has: 409), and the owner of an active node changes only as {@link ProvisionedOwner} allows (409).
  */
 @ApplicationScoped
 class UpdateNodeHandler implements CommandHandler<UpdateNode> {
 
     private final NodeEdits edits;
+    private final HardwareWrites hardware;
+    private final ProvisionedOwner provisionedOwner;
 
-    UpdateNodeHandler(NodeEdits edits) {
+    UpdateNodeHandler(NodeEdits edits, HardwareWrites hardware, ProvisionedOwner provisionedOwner) {
         this.edits = edits;
+        this.hardware = hardware;
+        this.provisionedOwner = provisionedOwner;
     }
 
     @Override
@@ -48,8 +55,10 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
     @Override
     public Uni<Outcome> apply(NodeIntent intent, UpdateNode command, NodeEntity lockedNode) {
         return edits.locked(intent, lockedNode).flatMap(change -> {
-            requireNoTransition(change, command.getPatch(), IntentRules.fromAvro(intent.getPrincipal()));
-            return update(change, command);
+            Principal who = IntentRules.fromAvro(intent.getPrincipal());
+            requireNoTransition(change, command.getPatch(), who);
+            provisionedOwner.requireMayChange(who, change.node(), command.getPatch());
+            return update(intent, change, command);
         });
     }
 
@@ -66,7 +75,8 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
         }
     }
 
-    private Uni<Outcome> update(NodeChange change, UpdateNode command) {
+    @SuppressWarnings("unchecked")
+    private Uni<Outcome> update(NodeIntent intent, NodeChange change, UpdateNode command) {
         NodeEntity node = change.node();
         Map<String, Object> document = writable(node);
         NodePatch.apply(document, command.getPatch());
@@ -94,13 +104,15 @@ class UpdateNodeHandler implements CommandHandler<UpdateNode> {
                 || (document.get("driver_info") != null && !document.get("driver_info").equals(node.driverInfo))) {
             Drivers.requireEnabled(driver);
         }
+        Map<String, Object> driverInfo = (Map<String, Object>) document.get("driver_info");
+        hardware.requireMayChange(intent, new NodeOwnership(node.owner, node.lessee), node.driverInfo, driverInfo);
         Uni<Boolean> nameTaken = name == null || name.equals(node.name) ? Uni.createFrom().item(false) : NodeEntity.nameTaken(name);
         return nameTaken.flatMap(taken -> {
             if (taken) {
                 throw Rejection.conflict("A node with name " + name + " already exists.");
             }
-            return edits.whileReserved(change, n -> write(change.aggregate(), document), 200);
-        });
+            return hardware.requireFree(node.uuid, node.driverInfo, driverInfo);
+        }).flatMap(free -> edits.whileReserved(change, n -> write(change.aggregate(), document), 200));
     }
 
     private static Map<String, Object> writable(NodeEntity node) {

@@ -44,13 +44,15 @@ public record LockedNode(NodeEntity node, ProcessedIntent answered) {
 
     /**
      * What a creation on the plain client needs to know, in one row: whether intent {@code intentId} was answered,
-     * whether node {@code node}'s UUID and {@code name} (null: none) are taken. Nothing is locked: two creations of
-     * one UUID or name race to the keys, and the loser's INSERT fails (23505), to be attempted again and refused.
+     * whether node {@code node}'s UUID, {@code name} and {@code serverHardwareUri} (null: none) are taken. Nothing
+     * is locked: two creations of one UUID, name or server hardware race to the keys, and the loser's INSERT fails
+     * (23505), to be attempted again and refused.
      */
-    public static SqlStatement creation(UUID node, String name, String intentId) {
+    public static SqlStatement creation(UUID node, String name, String serverHardwareUri, String intentId) {
         return new SqlStatement("SELECT EXISTS (SELECT 1 FROM processed_intents WHERE intent_id = ?1),"
-                + " EXISTS (SELECT 1 FROM nodes WHERE uuid = ?2), EXISTS (SELECT 1 FROM nodes WHERE name = ?3)",
-                Arrays.asList(intentId, node, name));
+                + " EXISTS (SELECT 1 FROM nodes WHERE uuid = ?2), EXISTS (SELECT 1 FROM nodes WHERE name = ?3),"
+                + " EXISTS (SELECT 1 FROM nodes WHERE driver_info ->> 'server_hardware_uri' = ?4)",
+                Arrays.asList(intentId, node, name, serverHardwareUri));
     }
 
     /** No node to lock (a creation, or a node that does not exist): only intent {@code intentId}'s answer. */

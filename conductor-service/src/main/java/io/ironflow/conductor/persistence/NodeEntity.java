@@ -1,6 +1,7 @@
 package io.ironflow.conductor.persistence;
 
 import io.ironflow.conductor.domain.NewNode;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.persistence.Column;
@@ -134,6 +135,17 @@ public class NodeEntity extends PanacheEntityBase {
         entity.createdAt = now;
         entity.provisionUpdatedAt = now;
         return entity;
+    }
+
+    /**
+     * Whether a node other than {@code except} names {@code serverHardwareUri} in its driver_info (the unique index
+     * of V34 keeps it so).
+     */
+    public static Uni<Boolean> hardwareTaken(String serverHardwareUri, UUID except) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "SELECT 1 FROM nodes WHERE driver_info ->> 'server_hardware_uri' = ?1 AND uuid <> ?2")
+                .setParameter(1, serverHardwareUri).setParameter(2, except).getResultList())
+                .map(rows -> !rows.isEmpty());
     }
 
     public static Uni<Boolean> nameTaken(String name) {

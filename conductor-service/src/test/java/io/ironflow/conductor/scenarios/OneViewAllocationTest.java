@@ -3,6 +3,7 @@ package io.ironflow.conductor.scenarios;
 import io.ironflow.conductor.testing.Conductor;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import io.ironflow.events.ObserveServerHardware;
 import io.ironflow.events.NodeIntent;
 import io.ironflow.policy.IntentRules;
 import io.ironflow.policy.Principal;
+import io.ironflow.events.UpdateNode;
 import io.ironflow.events.ValidateNode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,7 +50,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(IronflowTestInfrastructure.class)
 class OneViewAllocationTest {
 
-    private static final String HARDWARE = "/rest/server-hardware/30303437-0000-4000-8000-000000000001";
+    /** Each test's own server hardware: a piece of hardware belongs to one node, and the tests share one database. */
+    private final String hardware = "/rest/server-hardware/" + UUID.randomUUID();
     private static final String TEMPLATE = "/rest/server-profile-templates/spt-bl460c-ironic";
 
     Conductor conductor;
@@ -133,7 +136,7 @@ class OneViewAllocationTest {
      */
     @Test
     void anAnswerThatMeetsItsNodeLockedIsTriedAgainNotDropped() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         conductor.drive(node, "manage", "manageable");
         assertEquals(202, conductor.provision(node, "provide").getCode());
         AllocationRequest apply = request(node, 1);
@@ -159,14 +162,14 @@ class OneViewAllocationTest {
 
     @Test
     void cleaningHoldsAProfileOnlyWhileItRunsAndDeployKeepsOne() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         conductor.drive(node, "manage", "manageable");
         assertEquals(202, conductor.provision(node, "provide").getCode());
 
         AllocationRequest apply = request(node, 1);
         assertEquals(AllocationAction.APPLY, apply.getAction());
         assertEquals(AllocationPurpose.CLEANING, apply.getPurpose());
-        assertEquals(HARDWARE, apply.getServerHardwareUri());
+        assertEquals(hardware, apply.getServerHardwareUri());
         assertEquals(TEMPLATE, apply.getServerProfileTemplateUri());
         assertNull(apply.getAppliedServerProfileUri());
         assertTrue(apply.getDeadline().isAfter(Instant.now()));
@@ -212,7 +215,7 @@ class OneViewAllocationTest {
      */
     @Test
     void aFailedOrAbortedCleaningGivesItsProfileBack() throws SQLException {
-        String failing = enroll(Map.of("server_hardware_uri", HARDWARE, "fake_fail_steps", List.of("deploy.erase_devices")));
+        String failing = enroll(Map.of("server_hardware_uri", hardware, "fake_fail_steps", List.of("deploy.erase_devices")));
         conductor.drive(failing, "manage", "manageable");
         assertEquals(202, conductor.provision(failing, "provide").getCode());
         AllocationRequest apply = request(failing, 1);
@@ -226,7 +229,7 @@ class OneViewAllocationTest {
         assertEquals("given back", conductor.column(failing, "driver_internal_info->>'oneview_profile'"));
         answer(giveBack, true, null, null, false, "power off");
 
-        String aborted = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String aborted = enroll(Map.of("server_hardware_uri", hardware + "-aborted"));
         conductor.drive(aborted, "manage", "manageable");
         assertEquals(202, conductor.provision(aborted, "provide").getCode());
         AllocationRequest pending = request(aborted, 1);
@@ -244,7 +247,7 @@ class OneViewAllocationTest {
 
     @Test
     void deployPowersOnAndTearDownPowersOffThroughOneViewAndAPowerFailureFailsTheOperation() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         conductor.drive(node, "manage", "manageable");
         assertEquals(202, conductor.provision(node, "provide").getCode());
         answer(request(node, 1), true, "/rest/server-profiles/p1", null, false);
@@ -298,7 +301,7 @@ class OneViewAllocationTest {
 
     @Test
     void hardwareHeldByOneViewFailsCleaningWithTheHolderAndAnAllocationError() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         conductor.drive(node, "manage", "manageable");
         assertEquals(202, conductor.provision(node, "provide").getCode());
         AllocationRequest apply = request(node, 1);
@@ -339,21 +342,30 @@ class OneViewAllocationTest {
         return conductor.sendAll(List.of(intent)).get(intent.getIntentId());
     }
 
+    /** A patch as the allocator sends it: only its principal records the applied profile. */
+    private IntentResult asAllocator(String node, String patch) {
+        NodeIntent intent = NodeIntent.newBuilder(Conductor.intent(node, new UpdateNode(patch)))
+                .setPrincipal(IntentRules.toAvro(Principal.service("oneview-allocator"))).build();
+        return conductor.sendAll(List.of(intent)).get(intent.getIntentId());
+    }
+
     @Test
     void validationRefusesANodeTheAllocatorSawInUseByOneViewUnlessItsTargetIsManageable() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         assertTrue(validate(node).path("power").path("result").asBoolean(), "nothing observed yet: valid");
 
-        IntentResult byAnAdmin = conductor.send(node, new ObserveServerHardware(HARDWARE, "/rest/server-profiles/x", "x", Instant.now(), null));
+        IntentResult byAnAdmin = conductor.send(node, new ObserveServerHardware(hardware, "/rest/server-profiles/x", "x", Instant.now(), null));
         assertEquals(403, byAnAdmin.getCode(), "only the allocator's service role records what OneView shows");
-        IntentResult seen = observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
+        IntentResult seen = observe(node, hardware, "/rest/server-profiles/theirs", "SAP HANA prod");
         assertEquals(200, seen.getCode(), seen.getErrorMessage());
         assertEquals("/rest/server-profiles/theirs", seen.getNode().getOneviewServerProfileUri());
         for (String iface : List.of("power", "management")) {
             JsonNode entry = validate(node).path(iface);
             assertEquals(false, entry.path("result").asBoolean(true), iface);
             assertTrue(entry.path("reason").asText().contains("is in use by OneView")
-                    && entry.path("reason").asText().contains("'SAP HANA prod' (/rest/server-profiles/theirs)"), entry.toString());
+                    && entry.path("reason").asText().contains("'SAP HANA prod'"), entry.toString());
+            // the URI is what undeploying with a copied applied_server_profile_uri would delete: never shown (issue 58)
+            assertFalse(entry.path("reason").asText().contains("/rest/server-profiles/theirs"), entry.toString());
         }
         assertTrue(validate(node).path("deploy").path("result").asBoolean(), "deploy is fake: not concerned");
 
@@ -363,11 +375,11 @@ class OneViewAllocationTest {
         assertEquals(false, validate(node).path("power").path("result").asBoolean(true), "no target now: refused again");
 
         // Ironflow's own profile, then free hardware: valid.
-        assertEquals(200, conductor.patch(node, "[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\","
+        assertEquals(200, asAllocator(node, "[{\"op\":\"add\",\"path\":\"/driver_info/applied_server_profile_uri\","
                 + "\"value\":\"/rest/server-profiles/theirs\"}]").getCode());
         assertTrue(validate(node).path("power").path("result").asBoolean(), "the profile is the node's applied one");
-        assertEquals(200, conductor.patch(node, "[{\"op\":\"remove\",\"path\":\"/driver_info/applied_server_profile_uri\"}]").getCode());
-        observe(node, HARDWARE, null, null);
+        assertEquals(200, asAllocator(node, "[{\"op\":\"remove\",\"path\":\"/driver_info/applied_server_profile_uri\"}]").getCode());
+        observe(node, hardware, null, null);
         assertTrue(validate(node).path("power").path("result").asBoolean(), "free");
 
         // A fact about other hardware than the node's, or about a node of another driver, is refused and not kept.
@@ -375,24 +387,24 @@ class OneViewAllocationTest {
         assertEquals(400, other.getCode());
         assertNull(other.getNode() == null ? null : other.getNode().getOneviewServerProfileUri());
         String fake = conductor.create(Map.of());
-        assertEquals(400, observe(fake, HARDWARE, "/rest/server-profiles/x", null).getCode());
+        assertEquals(400, observe(fake, hardware, "/rest/server-profiles/x", null).getCode());
         // Pointing the node at other hardware leaves the old fact behind: it no longer counts.
-        observe(node, HARDWARE, "/rest/server-profiles/theirs", "SAP HANA prod");
+        observe(node, hardware, "/rest/server-profiles/theirs", "SAP HANA prod");
         assertEquals(200, conductor.patch(node, "[{\"op\":\"replace\",\"path\":\"/driver_info/server_hardware_uri\","
-                + "\"value\":\"/rest/server-hardware/30303437-0000-4000-8000-000000000002\"}]").getCode());
+                + "\"value\":\"" + hardware + "-moved\"}]").getCode());
         assertTrue(validate(node).path("power").path("result").asBoolean(), "the fact was about the old hardware");
     }
 
     @Test
     void powerOfAOneViewNodeIsAskedOfTheAllocatorAndItsAnswerOrItsSilenceDecides() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
+        String node = enroll(Map.of("server_hardware_uri", hardware));
         IntentResult accepted = conductor.power(node, "power on");
         assertEquals(202, accepted.getCode(), accepted.getErrorMessage());
         assertEquals("power on", accepted.getNode().getTargetPowerState());
         AllocationRequest on = request(node, 1);
         assertEquals(AllocationAction.POWER, on.getAction());
         assertEquals("power on", on.getPowerTarget());
-        assertEquals(HARDWARE, on.getServerHardwareUri());
+        assertEquals(hardware, on.getServerHardwareUri());
         assertTrue(on.getDeadline().isAfter(Instant.now()));
         assertNull(conductor.column(node, "reservation"), "the node is not held while OneView works");
         answer(on, true, null, null, false);
@@ -426,11 +438,11 @@ class OneViewAllocationTest {
 
     @Test
     void oneViewIsThePowerTruthTheSyncPushesTheRecordedStateAndGivesUpIntoMaintenance() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE));
-        assertEquals(200, observe(node, HARDWARE, null, null, "power off").getCode());
+        String node = enroll(Map.of("server_hardware_uri", hardware));
+        assertEquals(200, observe(node, hardware, null, null, "power off").getCode());
         assertNull(conductor.column(node, "power_state"), "enroll is not synced (Ironic's SYNC_EXCLUDED_STATES)");
         conductor.drive(node, "manage", "manageable");
-        observe(node, HARDWARE, null, null, "power off");
+        observe(node, hardware, null, null, "power off");
         assertEquals("power off", conductor.column(node, "power_state"), "no state recorded yet: OneView's is taken");
 
         assertEquals(202, conductor.power(node, "power on").getCode());
@@ -439,14 +451,14 @@ class OneViewAllocationTest {
 
         // OneView says Off behind Ironflow's back: forced (Ironic's default), the recorded state goes to the hardware.
         for (int attempt = 1; attempt <= 3; attempt++) {
-            IntentResult seen = observe(node, HARDWARE, null, null, "power off");
+            IntentResult seen = observe(node, hardware, null, null, "power off");
             assertEquals(200, seen.getCode(), seen.getErrorMessage());
             assertEquals("power on", seen.getNode().getPowerState());
             assertEquals("power on", seen.getNode().getTargetPowerState());
             AllocationRequest forced = request(node, 1 + attempt);
             assertEquals(AllocationAction.POWER, forced.getAction());
             assertEquals("power on", forced.getPowerTarget());
-            assertEquals(200, observe(node, HARDWARE, null, null, "power off").getCode(), "a pending change is not synced");
+            assertEquals(200, observe(node, hardware, null, null, "power off").getCode(), "a pending change is not synced");
             answer(forced, false, null, "OneView: The iLO does not respond.", false);
             awaitColumn(node, "target_power_state", null);
         }
@@ -461,7 +473,7 @@ class OneViewAllocationTest {
                 + "state to 'power on' (attempt 1 of 3)"), noticed.getDetail());
 
         // The fourth mismatch in a row: OneView's state is taken and the node goes to maintenance, as Ironic.
-        observe(node, HARDWARE, null, null, "power off");
+        observe(node, hardware, null, null, "power off");
         assertEquals("power off", conductor.column(node, "power_state"));
         assertEquals("true", conductor.column(node, "maintenance::text"));
         String reason = conductor.column(node, "maintenance_reason");
@@ -470,7 +482,7 @@ class OneViewAllocationTest {
         org.awaitility.Awaitility.await().atMost(Conductor.WAIT).until(() -> "ERROR monitoring".equals(conductor.query(
                 "SELECT severity || ' ' || event_type FROM node_history WHERE node_uuid = '" + node + "' AND event = '"
                         + reason.replace("'", "''") + "'")));
-        observe(node, HARDWARE, null, null, "power on");
+        observe(node, hardware, null, null, "power on");
         assertEquals("power off", conductor.column(node, "power_state"), "a node in maintenance is not synced");
         assertEquals(4, kafka.<AllocationRequest>readAll(Topic.ALLOCATION_REQUESTS.topicName(), Duration.ofSeconds(3)).stream()
                 .filter(r -> r.key().equals(node)).count(), "no power request after giving up");
@@ -483,7 +495,7 @@ class OneViewAllocationTest {
 
     @Test
     void preAllocatedNodesAskForNothing() throws SQLException {
-        String node = enroll(Map.of("server_hardware_uri", HARDWARE, "dynamic_allocation", false));
+        String node = enroll(Map.of("server_hardware_uri", hardware, "dynamic_allocation", false));
         conductor.drive(node, "manage", "manageable");
         conductor.drive(node, "provide", "available");
         assertEquals("pre-allocated", conductor.column(node, "driver_internal_info->>'oneview_profile'"));

@@ -248,15 +248,21 @@ public class Allocator {
         return rule;
     }
 
+    /**
+     * The refusal the node's readers see (last_error): the holder's profile by name, never by URI, which is what a
+     * copied applied_server_profile_uri would need to have the profile deleted; the URI goes to the log only.
+     */
     private String inUseMessage(String node, JsonNode hardware, String profile) {
-        String holder = profile;
+        String holder = "a server profile";
         try {
-            holder = "'" + oneView.profile(profile).path("name").asText() + "' (" + profile + ")";
+            holder = "the server profile '" + oneView.profile(profile).path("name").asText() + "'";
         } catch (RuntimeException e) {
-            // the name is a courtesy; the URI says it already
+            // the name is a courtesy
         }
+        LOG.infof("node %s: server hardware %s carries the server profile %s, not Ironflow's", node,
+                hardware.path("uri").asText(), profile);
         return "Node " + node + " is in use by OneView: server hardware " + hardware.path("name").asText()
-                + " (" + hardware.path("uri").asText() + ") carries the server profile " + holder + ", not Ironflow's.";
+                + " (" + hardware.path("uri").asText() + ") carries " + holder + ", not Ironflow's.";
     }
 
     private static String power(JsonNode hardware) {

@@ -164,6 +164,9 @@ class AllocationRequestsTest {
             assertTrue(result.getInUseByOneView());
             assertTrue(result.getErrorMessage().contains("in use by OneView") && result.getErrorMessage().contains("SAP HANA prod"),
                     result.getErrorMessage());
+            // last_error shows this message to the node's readers: a profile URI there is what a copied
+            // applied_server_profile_uri needs to have the profile deleted (issue 58)
+            assertFalse(result.getErrorMessage().contains(theirs), result.getErrorMessage());
             AllocationResult removal = send(request(node, AllocationAction.REMOVE, AllocationPurpose.CLEANING, hardware, null));
             assertTrue(removal.getSuccess());
             assertEquals(theirs, get(hardware).getString("serverProfileUri"), "a OneView user's profile stays");

@@ -30,13 +30,17 @@ import java.util.TreeSet;
  * buffer), {@code POST /commitconfigdocs} (a numbered revision), {@code GET /configdocs} (the collections of
  * {@code version}, or each collection's status between {@code base-version} (default committed) and
  * {@code diff-version} (default buffer)), {@code GET /configdocs/{collection}?version=} (its YAML), and
- * {@code GET /revisions/{n}/rendered-documents}, where the design references point.
+ * {@code GET /revisions/{n}/rendered-documents}, where the design references point. Reading any of them is for admins
+ * only, as Shipyard's policy says ({@link SiteDesignAccess}).
  */
 @Path("/api/v1.0")
 public class ConfigDocsResource {
 
     @Inject
     Revisions revisions;
+
+    @Inject
+    SiteDesignAccess access;
 
     @POST
     @Path("/configdocs/{collection}")
@@ -68,6 +72,7 @@ public class ConfigDocsResource {
     @Produces(MediaType.APPLICATION_JSON)
     public List<Map<String, Object>> status(@QueryParam("version") String version, @QueryParam("base-version") String baseVersion,
             @QueryParam("diff-version") String diffVersion) {
+        access.requireReader("workflow_orchestrator:get_configdocs_status");
         if (version != null) {
             Map<String, String> docs = documents(version);
             Object revision = Revisions.BUFFER.equals(version) ? null : revisions.latest(version).orElse(null);
@@ -95,6 +100,7 @@ public class ConfigDocsResource {
     @Path("/configdocs/{collection}")
     @Produces("application/x-yaml")
     public String collection(@PathParam("collection") String collection, @QueryParam("version") String version) {
+        access.requireReader("workflow_orchestrator:get_configdocs");
         String yaml = documents(version == null ? Revisions.BUFFER : version).get(collection);
         if (yaml == null) {
             throw StepFailure.notFound("collection " + collection + " is not in version " + version);
@@ -106,6 +112,7 @@ public class ConfigDocsResource {
     @Path("/revisions/{revision}/rendered-documents")
     @Produces("application/x-yaml")
     public String rendered(@PathParam("revision") int revision) {
+        access.requireReader("workflow_orchestrator:get_renderedconfigdocs");
         Map<String, String> docs = revisions.documentsAt(revision);
         if (docs.isEmpty()) {
             throw StepFailure.notFound("revision " + revision + " does not exist");

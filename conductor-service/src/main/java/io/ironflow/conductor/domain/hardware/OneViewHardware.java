@@ -130,10 +130,12 @@ public final class OneViewHardware implements HardwareDriver {
         if (profile == null || profile.equals(driverInfo.get(APPLIED_SERVER_PROFILE_URI))) {
             return List.of(); // free, or Ironflow's
         }
+        // The profile's name, never its URI: whoever may validate a node may not learn what to copy into
+        // applied_server_profile_uri to have another's profile deleted (issue 58).
         Object name = fact.get("server_profile_name");
         return List.of(NAME + ": node " + node + " is in use by OneView: server hardware " + fact.get("server_hardware_uri")
-                + " carries the server profile " + (name == null ? "" : "'" + name + "' ") + "(" + profile
-                + "), not the node's applied_server_profile_uri (seen by the oneview-allocator at " + fact.get("observed_at") + ")");
+                + " carries " + (name == null ? "a server profile" : "the server profile '" + name + "'")
+                + " that is not the node's applied_server_profile_uri (seen by the oneview-allocator at " + fact.get("observed_at") + ")");
     }
 
     @Override
