@@ -34,7 +34,9 @@ final class IronflowServices {
             Config config = ConfigProvider.getConfig();
             Map<String, String> shared = new LinkedHashMap<>();
             for (String key : List.of("kafka.bootstrap.servers", "mp.messaging.connector.smallrye-kafka.apicurio.registry.url",
-                    "quarkus.datasource.reactive.url", "quarkus.datasource.jdbc.url")) {
+                    "quarkus.datasource.reactive.url", "quarkus.datasource.jdbc.url",
+                    // the test JVM's intent key: the conductor trusts it, the API signs with it
+                    "ironflow.intents.trusted-keys", "ironflow.intents.signing-key")) {
                 shared.put(key, config.getValue(key, String.class));
             }
             // the database passwords go to the services' environment, never their command lines
