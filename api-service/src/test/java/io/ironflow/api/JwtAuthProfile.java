@@ -21,6 +21,7 @@ import java.util.Map;
 public class JwtAuthProfile implements QuarkusTestProfile {
 
     static final String ISSUER = "https://issuer.test/ironflow";
+    static final String AUDIENCE = "ironflow-api-test";
     static final KeyPair KEYS = rsa();
     static final KeyPair STRANGER = rsa();
     private static final Path PUBLIC_KEY = pem(KEYS);
@@ -31,7 +32,8 @@ public class JwtAuthProfile implements QuarkusTestProfile {
         return Map.of("ironflow.api.intent-timeout", "30s",
                 "ironflow.auth.strategy", "jwt",
                 "ironflow.auth.jwt.public-key-location", PUBLIC_KEY.toUri().toString(),
-                "ironflow.auth.jwt.issuer", ISSUER);
+                "ironflow.auth.jwt.issuer", ISSUER,
+                "ironflow.auth.jwt.audience", AUDIENCE);
     }
 
     /** A token for {@code who}: roles, project_id and system_scope claims, signed by the trusted key. */
@@ -40,7 +42,7 @@ public class JwtAuthProfile implements QuarkusTestProfile {
     }
 
     static String token(Principal who, KeyPair keys, Duration validFor) {
-        var claims = Jwt.issuer(ISSUER).subject(who.user()).claim("roles", who.roles())
+        var claims = Jwt.issuer(ISSUER).audience(AUDIENCE).subject(who.user()).claim("roles", who.roles())
                 .issuedAt(System.currentTimeMillis() / 1000 - 600)
                 .expiresAt(System.currentTimeMillis() / 1000 + validFor.toSeconds());
         if (who.systemScope()) {

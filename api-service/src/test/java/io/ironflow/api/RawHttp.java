@@ -38,7 +38,9 @@ final class RawHttp {
         try (Socket socket = new Socket(host, port)) {
             socket.setSoTimeout(60_000);
             ByteArrayOutputStream head = new ByteArrayOutputStream();
-            write(head, method + " " + target + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nConnection: close\r\n");
+            // the caller's own Host, if it names one (a DNS-rebinding page's), else this server's
+            String hostHeader = headers.containsKey("Host") ? "" : "Host: " + host + ":" + port + "\r\n";
+            write(head, method + " " + target + " HTTP/1.1\r\n" + hostHeader + "Connection: close\r\n");
             for (Map.Entry<String, String> header : headers.entrySet()) {
                 write(head, header.getKey() + ": " + header.getValue() + "\r\n");
             }

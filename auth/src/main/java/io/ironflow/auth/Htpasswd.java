@@ -7,13 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.util.Base64;
+import java.security.spec.InvalidKeySpecException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.wildfly.security.password.Password;
 import org.wildfly.security.password.PasswordFactory;
 import org.wildfly.security.password.WildFlyElytronPasswordProvider;
@@ -28,6 +29,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code $2a$} or {@code $2b$}), checked with WildFly Elytron's bcrypt. Each user's roles and scope come from a side
  * file in YAML: {@code alice: {roles: [admin], system: true}} or {@code bob: {roles: [member], project: p1}}; a user
  * it does not name is authenticated with no role, so every rule refuses it. Both files are read at start.
+ * {@link #verify} is blocking and costs the same for unknown users; {@link BasicLogins} runs it off the event loop.
  */
 final class Htpasswd implements Authenticator {
 
@@ -35,10 +37,18 @@ final class Htpasswd implements Authenticator {
 
     private final Map<String, Password> hashes;
     private final Map<String, Principal> principals;
+    private final Password dummy; // checked for unknown users, at the file's highest cost
 
     private Htpasswd(Map<String, Password> hashes, Map<String, Principal> principals) {
         this.hashes = hashes;
         this.principals = principals;
+        int cost = hashes.values().stream().mapToInt(h -> ((BCryptPassword) h).getIterationCount()).max()
+                .orElse(HtpasswdHash.DEFAULT_COST);
+        try {
+            this.dummy = ModularCrypt.decode("$2a$" + HtpasswdHash.bcrypt(UUID.randomUUID().toString(), cost).substring(4));
+        } catch (InvalidKeySpecException e) {
+            throw new IllegalStateException("bcrypt is not available: " + e.getMessage(), e);
+        }
     }
 
     static Htpasswd load(Path userFile, Path rolesFile) {
@@ -92,22 +102,19 @@ final class Htpasswd implements Authenticator {
 
     @Override
     public Principal authenticate(String authorization, String authToken) throws Unauthenticated {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            throw new Unauthenticated("Authorization: Basic credentials are required");
-        }
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new Unauthenticated("The Basic credentials are not base64");
-        }
-        int colon = decoded.indexOf(':');
-        if (colon < 0) {
-            throw new Unauthenticated("The Basic credentials have no password");
-        }
-        String user = decoded.substring(0, colon);
+        BasicCredentials credentials = BasicCredentials.parse(authorization);
+        return verify(credentials.user(), credentials.password());
+    }
+
+    /**
+     * The principal of {@code user} if {@code password} is theirs. Runs bcrypt (blocking: call it off the event
+     * loop), against a dummy hash of the file's highest cost when the user is unknown, so that an unknown user is
+     * answered no faster than a known one with a wrong password.
+     */
+    Principal verify(String user, String password) throws Unauthenticated {
         Password hash = hashes.get(user);
-        if (hash == null || !verify(hash, decoded.substring(colon + 1))) {
+        boolean matches = verify(hash != null ? hash : dummy, password);
+        if (hash == null || !matches) {
             throw new Unauthenticated("Invalid user or password");
         }
         return principals.getOrDefault(user, new Principal(user, null, Set.of(), false));

@@ -14,7 +14,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * {@code jwt}: bearer tokens of an OIDC issuer, verified by SmallRye JWT (signature against the issuer's public
- * key or JWKS, expiry, and the issuer when configured). The token travels in {@code Authorization: Bearer} or in
+ * key or JWKS, read from a file or over https; expiry within the configured clock skew; the configured issuer and
+ * audience, both required: {@link JwtSettings}). The token travels in {@code Authorization: Bearer} or in
  * {@code X-Auth-Token}, which is what OpenStack clients' token auth sends. Which claims hold the roles, the project
  * and the system scope is configurable, so tokens of Keycloak, Dex or Keystone-like issuers all map.
  */
@@ -24,10 +25,16 @@ final class JwtTokens implements Authenticator {
     private final AuthConfig.Jwt claims;
 
     JwtTokens(AuthConfig.Jwt config) {
+        String refused = JwtSettings.refusal(config);
+        if (refused != null) {
+            throw new IllegalStateException(refused);
+        }
         JWTAuthContextInfo info = new JWTAuthContextInfo();
-        info.setPublicKeyLocation(config.publicKeyLocation().orElseThrow(() -> new IllegalArgumentException(
-                "ironflow.auth.strategy=jwt needs ironflow.auth.jwt.public-key-location (a PEM key or JWKS, file or URL)")));
-        config.issuer().ifPresent(info::setIssuedBy);
+        info.setPublicKeyLocation(config.publicKeyLocation().orElseThrow().trim());
+        info.setIssuedBy(config.issuer().orElseThrow());
+        // a token without aud, or for another audience, is refused by the parser
+        info.setExpectedAudience(Set.of(config.audience().orElseThrow()));
+        info.setClockSkew((int) config.clockSkew().toSeconds());
         this.parser = new DefaultJWTParser(info);
         this.claims = config;
     }

@@ -6,8 +6,9 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.ironflow.api.errors.IronicErrors;
 import io.ironflow.api.versions.ApiVersion;
+import io.ironflow.auth.HttpAuthentication;
+import io.ironflow.policy.Principal;
 import io.quarkus.vertx.http.runtime.RouteConstants;
-import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.Router;
@@ -19,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * A token bucket per principal (Bucket4j): the authenticated user's name, or the client's address when the
- * request is anonymous. A request that finds its bucket empty is answered 429 in Ironic's error shape with
+ * A token bucket per principal (Bucket4j): the user io.ironflow.auth authenticated, or the client's address when
+ * the request is anonymous (noauth, or an open path such as {@code /v1}). A request that finds its bucket empty is answered 429 in Ironic's error shape with
  * {@code Retry-After} (whole seconds until a token is back), before any resource sees it. Health, metrics and the
  * OpenAPI document ({@code /q/*}) are never limited. Buckets of principals not seen for a while are forgotten.
  */
@@ -46,7 +47,7 @@ public class RateLimit {
 
     void install(@Observes Router router) {
         if (enabled) {
-            // after Quarkus' authentication (a filter), so the principal is known; before the resources
+            // after io.ironflow.auth's authentication (Integer.MIN_VALUE + 1), so the principal is known; before the resources
             router.route().order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::limit);
         }
     }
@@ -75,10 +76,14 @@ public class RateLimit {
                         + " a second (bursts of " + burst + "). Retry after " + seconds + " s."));
     }
 
-    /** The authenticated principal's name, else the client's address (as forwarded, if forwarding is trusted). */
+    /**
+     * The authenticated user's name, else the client's address (as forwarded, if forwarding is trusted). noauth's
+     * principal is everyone's, so noauth callers are told apart by address.
+     */
     static String principal(RoutingContext context) {
-        if (context.user() instanceof QuarkusHttpUser user && !user.getSecurityIdentity().isAnonymous()) {
-            return user.getSecurityIdentity().getPrincipal().getName();
+        Principal who = HttpAuthentication.principal(context);
+        if (who != null && !who.equals(Principal.NOAUTH)) {
+            return who.user();
         }
         SocketAddress client = context.request().remoteAddress();
         return client == null ? "unknown" : client.hostAddress();

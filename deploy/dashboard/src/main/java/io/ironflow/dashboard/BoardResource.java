@@ -7,12 +7,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
@@ -23,7 +25,9 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
  * <p>Contract: everything comes from the {@link NodeBoard} in memory; nothing here reads the database or calls
  * another service. Bad query values are answered 400 with {@code {"error_message": ...}}; a table page holds at
  * most {@value #MAX_LIMIT} rows. The stream sends a tick at once, then one every {@value #TICK_MILLIS} ms in which
- * something changed, and a heartbeat tick every 15 s otherwise, so a browser sees a change within a second.
+ * something changed, and a heartbeat tick every 15 s otherwise, so a browser sees a change within a second. At most
+ * {@code ironflow.dashboard.max-streams} streams are open at once ({@link StreamSlots}); one more is 503 with
+ * {@code {"error_message": ...}}.
  */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,6 +40,9 @@ public class BoardResource {
 
     @Inject
     NodeBoard board;
+
+    @Inject
+    StreamSlots slots;
 
     @GET
     @Path("/summary")
@@ -70,6 +77,13 @@ public class BoardResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<Tick> stream() {
+        if (!slots.tryOpen()) {
+            throw new WebApplicationException(Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                    .type(MediaType.APPLICATION_JSON).header("Retry-After", "15")
+                    .entity(Map.of("error_message", "The dashboard serves at most " + slots.max()
+                            + " event streams at once; close another page or retry later.")).build());
+        }
+        AtomicBoolean open = new AtomicBoolean(true);
         AtomicLong seen = new AtomicLong(-1);
         AtomicLong quiet = new AtomicLong();
         return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(Duration.ofMillis(TICK_MILLIS))
@@ -85,7 +99,13 @@ public class BoardResource {
                             : board.transitionsAfter(before, EVENTS_PER_TICK);
                     return Optional.of(new Tick(board.summary(), events, before != now));
                 })
-                .filter(Optional::isPresent).map(Optional::get);
+                .filter(Optional::isPresent).map(Optional::get)
+                // the page went away (cancellation), or the stream ended: its slot is free again, once
+                .onTermination().invoke(() -> {
+                    if (open.getAndSet(false)) {
+                        slots.closed();
+                    }
+                });
     }
 
     /** One push to the page: the counts, the transitions since the last push, and whether any node changed. */

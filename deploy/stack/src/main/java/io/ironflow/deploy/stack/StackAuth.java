@@ -57,6 +57,8 @@ final class StackAuth {
     /** The project whose member the launcher generates, for trying project-scoped access. */
     static final String DEMO_PROJECT = "demo";
     static final String ISSUER = "ironflow-local-stack";
+    /** The audience every token the launcher mints names, and the services require (ironflow.auth.jwt.audience). */
+    static final String AUDIENCE = "ironflow-local-stack-api";
     /** How long the operators' tokens live unless {@code --token-lifetime} says otherwise. */
     static final Duration DEFAULT_TOKEN_LIFETIME = Duration.ofHours(1);
     /** How long the service account's token lives (see the class comment for why it is long). */
@@ -149,7 +151,8 @@ final class StackAuth {
         SecretFile.writeOwnerOnly(credentials, tokens.toString());
         String serviceToken = token(USERS.get(USERS.size() - 1), keys.getPrivate(), SERVICE_TOKEN_LIFETIME);
         return new StackAuth(AuthStrategy.jwt, Map.of("ironflow.auth.strategy", "jwt",
-                "ironflow.auth.jwt.public-key-location", publicKey.toUri().toString(), "ironflow.auth.jwt.issuer", ISSUER),
+                "ironflow.auth.jwt.public-key-location", publicKey.toUri().toString(), "ironflow.auth.jwt.issuer", ISSUER,
+                "ironflow.auth.jwt.audience", AUDIENCE),
                 Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN", serviceToken), credentials, null);
     }
 
@@ -178,10 +181,14 @@ final class StackAuth {
         }
     }
 
-    /** A token for {@code user} with the claims the API reads by default (roles, project_id or system_scope), RS256. */
+    /**
+     * A token for {@code user} with the claims the API reads by default (roles, project_id or system_scope), for
+     * the stack's issuer and audience, RS256.
+     */
     private static String token(User user, PrivateKey key, Duration lifetime) throws GeneralSecurityException {
         JwtClaims claims = new JwtClaims();
         claims.setIssuer(ISSUER);
+        claims.setAudience(AUDIENCE);
         claims.setSubject(user.name());
         NumericDate now = NumericDate.now();
         claims.setIssuedAt(now);

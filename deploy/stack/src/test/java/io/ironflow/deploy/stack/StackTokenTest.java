@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher's jwt tokens: the operators' live {@code --token-lifetime} (one hour by default) and are refused
  * once past it; {@code ./ironflow token} mints a fresh one from the data directory's key (kept 0600) and prints
  * only the token; the service account's token is long-lived and kept out of credentials.properties. Verified as
- * the API verifies them (RS256 against jwt-public.pem, issuer, expiry without clock skew), with the evaluation time
+ * the API verifies them (RS256 against jwt-public.pem, issuer, audience, expiry without clock skew; the services are
+ * configured with the same issuer and audience, which they require since issue 58), with the evaluation time
  * moved past the expiry instead of waiting for it. The API's 401 with Ironic's body for an expired token is
  * api-service's RbacMatrixTest.
  */
@@ -39,6 +40,8 @@ class StackTokenTest {
     @Test
     void theOperatorsTokensLiveTheirLifetimeAndTheServiceTokenLongerOutsideTheCredentialsFile() throws Exception {
         StackAuth auth = StackAuth.prepare(StackAuth.AuthStrategy.jwt, dataDir, null, null, Duration.ofMinutes(20));
+        assertEquals(StackAuth.ISSUER, auth.serviceConfig().get("ironflow.auth.jwt.issuer"));
+        assertEquals(StackAuth.AUDIENCE, auth.serviceConfig().get("ironflow.auth.jwt.audience"));
         Path key = dataDir.resolve("auth").resolve(StackAuth.PRIVATE_KEY);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(key)));
         Properties credentials = new Properties();
@@ -103,7 +106,7 @@ class StackTokenTest {
                 .replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
         PublicKey key = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(pem)));
         JwtConsumerBuilder consumer = new JwtConsumerBuilder().setVerificationKey(key).setExpectedIssuer(StackAuth.ISSUER)
-                .setRequireExpirationTime().setRequireIssuedAt().setAllowedClockSkewInSeconds(0);
+                .setExpectedAudience(StackAuth.AUDIENCE).setRequireExpirationTime().setRequireIssuedAt().setAllowedClockSkewInSeconds(0);
         if (at != null) {
             consumer.setEvaluationTime(at);
         }
