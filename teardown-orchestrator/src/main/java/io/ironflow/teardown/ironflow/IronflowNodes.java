@@ -3,6 +3,7 @@ package io.ironflow.teardown.ironflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironflow.teardown.http.WholeAnswers;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -48,12 +50,29 @@ public class IronflowNodes {
     @ConfigProperty(name = "ironflow.teardown.ironflow-api.token")
     Optional<String> token;
 
-    /** The request with the service account's credentials, if any are configured. */
+    /** A token file kept fresh by the platform (short-lived tokens): read again whenever it changes. */
+    @ConfigProperty(name = "ironflow.teardown.ironflow-api.token-file")
+    Optional<Path> tokenFile;
+
+    private TokenFile freshToken;
+
+    @PostConstruct
+    void openTokenFile() {
+        freshToken = tokenFile.map(TokenFile::new).orElse(null);
+    }
+
+    /**
+     * The request with the service account's credentials, if any are configured: Basic, else the token file's
+     * newest token, else a fixed token.
+     */
     private HttpRequest.Builder authenticated(HttpRequest.Builder request) {
         if (username.isPresent()) {
             String basic = username.get() + ":" + password.orElse("");
             return request.header("Authorization", "Basic "
                     + java.util.Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8)));
+        }
+        if (freshToken != null) {
+            return request.header("X-Auth-Token", freshToken.token());
         }
         return token.map(t -> request.header("X-Auth-Token", t)).orElse(request);
     }

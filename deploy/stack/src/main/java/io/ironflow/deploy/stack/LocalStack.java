@@ -118,6 +118,7 @@ public final class LocalStack {
             System.out.println("Starting Kafka, PostgreSQL and the schema registry under " + options.dataDir() + " ...");
             auth = StackAuth.prepare(options.auth(), options.dataDir(), options.usersFile(), options.rolesFile(),
                     options.tokenLifetime());
+            auth.keepServiceTokenFresh();
             infrastructure = Infrastructure.start(options.infrastructureSettings(), options.secure());
             // The conductor migrates the database the other services read, so it goes first; the OneView
             // simulator stands for an appliance that is there before the allocator.

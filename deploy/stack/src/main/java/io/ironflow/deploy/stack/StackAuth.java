@@ -21,6 +21,9 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
@@ -44,11 +47,12 @@ import org.wildfly.security.password.util.ModularCrypt;
  * for the operator. Nothing secret is printed or put on a command line: the services that call the API (the
  * teardown orchestrator) get the service account through their environment.
  *
- * <p>The service account's token lives {@link #SERVICE_TOKEN_LIFETIME}, not the operators' short lifetime: the
- * orchestrator reads it once from its environment and the local stack has no issuer it could renew it from, so a
- * short token would leave a long-running stack unable to tear nodes down. It is minted afresh at each start, is
- * only in the orchestrator's environment (never in {@code credentials.properties}), and carries the service role
- * only.
+ * <p>The service account's token is short-lived ({@link #SERVICE_TOKEN_LIFETIME}) and renewed: it is a file,
+ * {@code auth/teardown-orchestrator.token} (0600), which the launcher writes afresh every
+ * {@link #SERVICE_TOKEN_RENEWAL} while the stack runs ({@link #keepServiceTokenFresh}), and which the orchestrator
+ * reads again whenever it changes, as a pod reads a projected service-account token that its kubelet renews. A
+ * leaked token is good for an hour at most; it is never in {@code credentials.properties}, on a command line or in
+ * an environment, and carries the service role only.
  */
 final class StackAuth {
 
@@ -61,8 +65,12 @@ final class StackAuth {
     static final String AUDIENCE = "ironflow-local-stack-api";
     /** How long the operators' tokens live unless {@code --token-lifetime} says otherwise. */
     static final Duration DEFAULT_TOKEN_LIFETIME = Duration.ofHours(1);
-    /** How long the service account's token lives (see the class comment for why it is long). */
-    static final Duration SERVICE_TOKEN_LIFETIME = Duration.ofDays(365);
+    /** How long the service account's token lives; it is renewed well before that (see the class comment). */
+    static final Duration SERVICE_TOKEN_LIFETIME = Duration.ofHours(1);
+    /** How often the launcher writes the service account a fresh token: three times within a token's life. */
+    static final Duration SERVICE_TOKEN_RENEWAL = Duration.ofMinutes(20);
+    /** The orchestrator's token file under {@code auth/}. */
+    static final String SERVICE_TOKEN_FILE = "teardown-orchestrator.token";
     static final String PRIVATE_KEY = "jwt-private.pem";
 
     /** A generated user: roles, and the project (null: system scope). */
@@ -81,9 +89,16 @@ final class StackAuth {
     private final Map<String, String> serviceEnvironment;
     private final Path credentials;
     private final Path operatorUsers;
+    private final Runnable renewServiceToken;
 
     private StackAuth(AuthStrategy strategy, Map<String, String> serviceConfig, Map<String, String> serviceEnvironment,
             Path credentials, Path operatorUsers) {
+        this(strategy, serviceConfig, serviceEnvironment, credentials, operatorUsers, () -> { });
+    }
+
+    private StackAuth(AuthStrategy strategy, Map<String, String> serviceConfig, Map<String, String> serviceEnvironment,
+            Path credentials, Path operatorUsers, Runnable renewServiceToken) {
+        this.renewServiceToken = renewServiceToken;
         this.strategy = strategy;
         this.operatorUsers = operatorUsers;
         this.serviceConfig = serviceConfig;
@@ -149,11 +164,40 @@ final class StackAuth {
         }
         Path credentials = auth.resolve("credentials.properties");
         SecretFile.writeOwnerOnly(credentials, tokens.toString());
-        String serviceToken = token(USERS.get(USERS.size() - 1), keys.getPrivate(), SERVICE_TOKEN_LIFETIME);
+        Path serviceToken = auth.resolve(SERVICE_TOKEN_FILE).toAbsolutePath();
+        Runnable renew = () -> {
+            try {
+                SecretFile.writeOwnerOnly(serviceToken, token(USERS.get(USERS.size() - 1), keys.getPrivate(), SERVICE_TOKEN_LIFETIME));
+            } catch (IOException | GeneralSecurityException e) {
+                System.err.println("ironflow: cannot renew the teardown orchestrator's token in " + serviceToken + ": " + e.getMessage());
+            }
+        };
+        renew.run();
         return new StackAuth(AuthStrategy.jwt, Map.of("ironflow.auth.strategy", "jwt",
                 "ironflow.auth.jwt.public-key-location", publicKey.toUri().toString(), "ironflow.auth.jwt.issuer", ISSUER,
                 "ironflow.auth.jwt.audience", AUDIENCE),
-                Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN", serviceToken), credentials, null);
+                Map.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN_FILE", serviceToken.toString()), credentials, null, renew);
+    }
+
+    /**
+     * Writes the teardown orchestrator a fresh token now and every {@link #SERVICE_TOKEN_RENEWAL} from now on, on a
+     * daemon thread that ends with the launcher (and so with the stack); nothing for other strategies.
+     */
+    void keepServiceTokenFresh() {
+        if (strategy != AuthStrategy.jwt) {
+            return;
+        }
+        ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "ironflow-service-token-renewal");
+            thread.setDaemon(true);
+            return thread;
+        });
+        renewals.scheduleAtFixedRate(renewServiceToken, 0, SERVICE_TOKEN_RENEWAL.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Writes the teardown orchestrator a fresh token now (jwt only). */
+    void renewServiceToken() {
+        renewServiceToken.run();
     }
 
     /**

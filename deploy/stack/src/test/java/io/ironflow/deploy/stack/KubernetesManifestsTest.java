@@ -74,6 +74,34 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * Intent signatures (issue 58): each sender mounts its own signing key's Secret and no other, readable by its
+     * pod's group only (a world-readable key is refused); the conductor mounts the trusted keys and no signing key;
+     * the dashboard, which sends nothing, neither.
+     */
+    @Test
+    void eachSenderHoldsOnlyItsOwnIntentKeyAndTheConductorOnlyTheTrustedKeys() throws IOException {
+        Map<String, String> keys = Map.of("api-service", "ironflow-intent-key-api", "oneview-allocator", "ironflow-intent-key-oneview",
+                "teardown-orchestrator", "ironflow-intent-key-teardown");
+        for (Deployment deployment : parse("ironflow.yaml").stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).toList()) {
+            String name = deployment.getMetadata().getName();
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            List<String> secrets = pod.getVolumes().stream().filter(v -> v.getSecret() != null
+                    && v.getSecret().getSecretName().startsWith("ironflow-intent-key")).map(v -> v.getSecret().getSecretName()).toList();
+            assertEquals(keys.containsKey(name) ? List.of(keys.get(name)) : List.of(), secrets, name + "'s intent keys");
+            pod.getVolumes().stream().filter(v -> v.getSecret() != null && v.getSecret().getSecretName().startsWith("ironflow-intent-key"))
+                    .forEach(v -> assertEquals(0440, v.getSecret().getDefaultMode(), name + ": the key is for the pod's group only"));
+            if (keys.containsKey(name)) {
+                assertEquals(185L, pod.getSecurityContext().getFsGroup(), name + ": the image's user reads its key through fsGroup");
+            }
+            boolean trusts = pod.getVolumes().stream().anyMatch(v -> v.getConfigMap() != null
+                    && v.getConfigMap().getName().equals("ironflow-intent-trust"));
+            assertEquals(name.equals("conductor-service"), trusts, name + " mounts the trusted intent keys");
+        }
+        assertEquals("/deployments/intent-key/signing-key.jwk", sharedConfig().getProperty("ironflow.intents.signing-key"));
+        assertEquals("/deployments/intent-trust/trusted-keys.jwks", sharedConfig().getProperty("ironflow.intents.trusted-keys"));
+    }
+
     @Test
     void everyServiceIsProbedOnItsOwnPortAndConfiguredFromTheConfigMapAndSecrets() throws IOException {
         Map<String, Integer> ports = Map.of("api-service", 6385, "conductor-service", 6386, "oneview-allocator", 6387,

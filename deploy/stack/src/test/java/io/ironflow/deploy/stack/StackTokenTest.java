@@ -38,7 +38,7 @@ class StackTokenTest {
     Path dataDir;
 
     @Test
-    void theOperatorsTokensLiveTheirLifetimeAndTheServiceTokenLongerOutsideTheCredentialsFile() throws Exception {
+    void theOperatorsTokensLiveTheirLifetimeAndTheServiceTokenIsAShortLivedRenewedFile() throws Exception {
         StackAuth auth = StackAuth.prepare(StackAuth.AuthStrategy.jwt, dataDir, null, null, Duration.ofMinutes(20));
         assertEquals(StackAuth.ISSUER, auth.serviceConfig().get("ironflow.auth.jwt.issuer"));
         assertEquals(StackAuth.AUDIENCE, auth.serviceConfig().get("ironflow.auth.jwt.audience"));
@@ -54,10 +54,21 @@ class StackTokenTest {
             assertEquals(Duration.ofMinutes(20).toSeconds(), lifetime(claims), user);
         }
         assertFalse(credentials.containsKey(StackAuth.SERVICE_USER + ".token"), "the service token is for the orchestrator only");
-        JwtClaims service = verify(auth.serviceEnvironment().get("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN"), null);
+        // The service account's token is a file only its owner reads, short-lived and renewed (issue 58).
+        Path tokenFile = Path.of(auth.serviceEnvironment().get("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN_FILE"));
+        assertEquals(List.of("IRONFLOW_TEARDOWN_IRONFLOW_API_TOKEN_FILE"), List.copyOf(auth.serviceEnvironment().keySet()),
+                "no token in the orchestrator's environment");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)));
+        JwtClaims service = verify(Files.readString(tokenFile), null);
         assertEquals(StackAuth.SERVICE_USER, service.getSubject());
         assertEquals(List.of("service"), service.getStringListClaimValue("roles"));
-        assertEquals(StackAuth.SERVICE_TOKEN_LIFETIME.toSeconds(), lifetime(service));
+        assertEquals(Duration.ofHours(1).toSeconds(), lifetime(service), "an hour, not a year");
+        assertTrue(StackAuth.SERVICE_TOKEN_RENEWAL.compareTo(StackAuth.SERVICE_TOKEN_LIFETIME.dividedBy(2)) < 0,
+                "renewed well before it expires");
+        Thread.sleep(1100); // a token's times are in seconds
+        auth.renewServiceToken();
+        JwtClaims renewed = verify(Files.readString(tokenFile), null);
+        assertTrue(renewed.getExpirationTime().isAfter(service.getExpirationTime()), "the renewed token lives longer");
     }
 
     @Test
