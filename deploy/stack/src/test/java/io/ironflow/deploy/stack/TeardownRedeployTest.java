@@ -163,8 +163,10 @@ class TeardownRedeployTest {
     }
 
     private HttpRequest teardown(String method, String path, String body) throws java.io.IOException {
-        return request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body)
-                .header("Authorization", "Bearer " + stack.credential("admin.token")).build();
+        HttpRequest.Builder request = request("http://127.0.0.1:" + stack.ports.get("teardown") + path, method, body)
+                .header("Authorization", "Bearer " + stack.credential("admin.token"));
+        // an action's body is JSON, and the orchestrator takes it as JSON only (issue 58: no simple cross-site POST)
+        return (body == null ? request : request.header("Content-Type", "application/json")).build();
     }
 
     private static HttpRequest.Builder request(String url, String method, String body) {
