@@ -7,9 +7,9 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The policy the conductor's field checks decide with (what a command writes, beyond the rule per command that
- * {@link IntentAuthorization} checks): io.ironflow.policy's table, overridden by the operator's policy file
- * ({@code ironflow.policy.file}), loaded once, as IntentAuthorization loads it.
+ * The one policy the conductor decides with, the rule per command ({@link IntentAuthorization}) and the field checks
+ * alike: io.ironflow.policy's table, overridden by the operator's policy file ({@code ironflow.policy.file}), loaded
+ * once.
  */
 @ApplicationScoped
 class ConductorPolicy {

@@ -13,11 +13,8 @@ import io.ironflow.policy.Policy;
 import io.ironflow.policy.Principal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.file.Path;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The conductor's check of every intent against io.ironflow.policy, the same table the API decides with, so that
@@ -36,8 +33,8 @@ public class IntentAuthorization {
 
     private final Policy policy;
 
-    IntentAuthorization(@ConfigProperty(name = "ironflow.policy.file") Optional<Path> file) {
-        this.policy = file.map(Policy::load).orElseGet(Policy::defaults);
+    IntentAuthorization(ConductorPolicy policy) {
+        this.policy = policy.policy();
     }
 
     /**
